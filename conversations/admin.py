@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from conversations.models import Act, Conversation, Message
+from talkingrock.admin_mixins import OwnedRowsAdmin
+
+
+@admin.register(Act)
+class ActAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = ["title", "owner", "status", "is_your_story", "created_at"]
+    list_filter = ["status", "is_your_story"]
+    list_select_related = ["owner"]
+    search_fields = ["title", "description"]
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and obj.is_your_story:
+            return False  # Your Story is permanent
+        return super().has_delete_permission(request, obj)
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    readonly_fields = ["role", "content", "position", "created_at"]
+
+
+@admin.register(Conversation)
+class ConversationAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = ["id", "owner", "status", "started_at", "message_count"]
+    list_filter = ["status"]
+    list_select_related = ["owner"]
+    inlines = [MessageInline]

@@ -1,0 +1,51 @@
+from django.contrib import admin
+
+from memories.models import Memory
+from talkingrock.admin_mixins import OwnedRowsAdmin
+
+
+class ArchivedFilter(admin.SimpleListFilter):
+    title = "archived"
+    parameter_name = "archived"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Archived"), ("no", "Live")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(archived_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(archived_at__isnull=True)
+        return queryset
+
+
+@admin.register(Memory)
+class MemoryAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = [
+        "id",
+        "short_content",
+        "owner",
+        "act",
+        "source",
+        "score",
+        "created_at",
+        "archived_at",
+    ]
+    list_display_links = ["id", "short_content"]
+    list_filter = ["source", "act", ArchivedFilter, "status"]
+    list_select_related = ["owner", "act"]
+    search_fields = ["content", "tags"]
+    readonly_fields = ["content_hash", "original_content", "created_at", "last_hit_at", "hit_count"]
+    raw_id_fields = ["conversation", "narrative"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description="content")
+    def short_content(self, memory: Memory) -> str:
+        return memory.content[:80]
+
+    def get_list_filter(self, request):
+        filters = list(super().get_list_filter(request))
+        if not request.user.is_superuser:
+            # A staff member's act filter must not list other members' acts.
+            filters.remove("act")
+        return filters

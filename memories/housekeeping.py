@@ -1,0 +1,58 @@
+"""Guards that run after ``migrate``: FTS triggers and the prune schedule."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import connections
+
+from memories import sql
+
+log = logging.getLogger(__name__)
+
+
+def missing_triggers(using: str = "default") -> list[str]:
+    with connections[using].cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {row[0] for row in cursor.fetchall()}
+    return [name for name in sql.TRIGGERS if name not in present]
+
+
+def rebuild_fts(using: str = "default") -> None:
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.REBUILD_FTS)
+
+
+def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
+    """Re-create triggers that a table remake dropped, then rebuild the index they missed.
+
+    Django's SQLite schema editor remakes a table (CREATE new, copy, DROP, RENAME) for many field
+    changes, and the DROP silently takes the triggers with it (TECH_NOTES §2.1).
+    """
+    missing = missing_triggers(using)
+    if not missing:
+        return []
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.CREATE_FTS)
+        cursor.execute(sql.CREATE_VEC)
+        for name in missing:
+            cursor.execute(sql.TRIGGERS[name])
+        cursor.execute(sql.REBUILD_FTS)
+    log.warning("Re-created missing memory index triggers %s and rebuilt the index.", missing)
+    return missing
+
+
+def ensure_prune_schedule(sender=None, **kwargs) -> None:
+    """Keep the django-q2 cron schedule for pruning in step with settings."""
+    from django_q.models import Schedule
+
+    Schedule.objects.update_or_create(
+        name="memories.prune",
+        defaults={
+            "func": "memories.tasks.prune",
+            "schedule_type": Schedule.CRON,
+            "cron": settings.TALKINGROCK_MEMORY["prune_schedule"],
+            "repeats": -1,
+        },
+    )

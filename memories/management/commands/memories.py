@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from memories import porting
+from memories.housekeeping import rebuild_fts, restore_fts_triggers
+from talkingrock.management.commands._members import member_named
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a member's memories from Markdown (MEMORY.md + memory/*.md) or a JSON export, "
+        "export them as JSON or Markdown, or rebuild the keyword index."
+    )
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="action", required=True)
+        imp = sub.add_parser("import", help="Import a Markdown folder/file or a JSON export.")
+        imp.add_argument("path", type=Path)
+        imp.add_argument("--user", required=True)
+        exp = sub.add_parser("export", help="Export everything a member owns.")
+        exp.add_argument("--user", required=True)
+        exp.add_argument("--format", choices=porting.EXPORT_FORMATS, default="json")
+        exp.add_argument("--out", type=Path, help="File to write (default: standard output).")
+        sub.add_parser("reindex", help="Restore missing index triggers and rebuild the index.")
+
+    def handle(self, *args, action, **options):
+        if action == "import":
+            self._import(options["path"], member_named(options["user"]))
+        elif action == "export":
+            self._export(member_named(options["user"]), options["format"], options["out"])
+        else:
+            restored = restore_fts_triggers()
+            rebuild_fts()
+            self.stdout.write(f"Index rebuilt; triggers restored: {', '.join(restored) or 'none'}.")
+
+    def _import(self, path: Path, member) -> None:
+        try:
+            report = porting.import_path(owner=member, path=path)
+        except porting.ImportFormatError as error:
+            raise CommandError(str(error)) from None
+        for error in report.errors:
+            self.stderr.write(f"skipped: {error}")
+        self.stdout.write(
+            f"Imported {report.created} memories for {member.username}; "
+            f"{report.skipped} already there, {len(report.errors)} refused."
+        )
+
+    def _export(self, member, fmt: str, out: Path | None) -> None:
+        body, _, _ = porting.export_memories(owner=member, fmt=fmt)
+        if out is None:
+            self.stdout.write(body, ending="")
+        else:
+            out.write_text(body, encoding="utf-8")
+            self.stderr.write(f"Wrote {out}.")

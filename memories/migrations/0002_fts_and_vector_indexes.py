@@ -1,0 +1,11 @@
+from django.db import migrations
+
+from memories import sql
+
+
+class Migration(migrations.Migration):
+    dependencies = [("memories", "0001_initial")]
+
+    operations = [
+        migrations.RunSQL(sql=sql.CREATE_ALL, reverse_sql=sql.DROP_ALL),
+    ]

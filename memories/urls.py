@@ -1,0 +1,19 @@
+from django.urls import path
+
+from memories import views
+
+app_name = "memories"
+
+urlpatterns = [
+    path("acts/<int:pk>/", views.act_memories, name="act"),
+    path("memories/search/", views.search, name="search"),
+    path("memories/archive/", views.archive, name="archive"),
+    path("memories/new/", views.create, name="create"),
+    path("memories/<int:pk>/", views.detail, name="detail"),
+    path("memories/<int:pk>/edit/", views.edit, name="edit"),
+    path("memories/<int:pk>/reinforce/", views.reinforce, name="reinforce"),
+    path("memories/<int:pk>/demote/", views.demote, name="demote"),
+    path("memories/<int:pk>/archive/", views.archive_memory, name="archive-memory"),
+    path("memories/<int:pk>/restore/", views.restore, name="restore"),
+    path("memories/<int:pk>/delete/", views.delete, name="delete"),
+]

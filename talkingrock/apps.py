@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TalkingRockConfig(AppConfig):
+    name = "talkingrock"
+    verbose_name = "Household"

@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+
+class MemberForm(UserCreationForm):
+    is_admin = forms.BooleanField(
+        required=False,
+        label="Household admin",
+        help_text="Admins add and remove members and see the whole household in Django admin.",
+    )
+
+    def save(self, commit: bool = True):
+        user = super().save(commit=False)
+        if self.cleaned_data.get("is_admin"):
+            user.is_staff = user.is_superuser = True
+        if commit:
+            user.save()
+        return user
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=100, initial="My assistant", help_text="Where you will use it."
+    )

@@ -1,0 +1,162 @@
+"""Settings for running Talking Rock on one household machine.
+
+Everything that must survive lives under ``TALKINGROCK_DATA_DIR`` (default ``./var/``): the SQLite
+file. The secret key is read from ``TALKINGROCK_SECRET_KEY`` or kept in ``var/secret_key``; losing
+that file only signs everybody out.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+DATA_DIR = Path(os.environ.get("TALKINGROCK_DATA_DIR", BASE_DIR / "var")).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+# The embedding model ships in a package; never reach for a hub at run time.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+def _secret_key() -> str:
+    if key := os.environ.get("TALKINGROCK_SECRET_KEY"):
+        return key
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+DEBUG = os.environ.get("TALKINGROCK_DEBUG", "") == "1"
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "django_q",
+    "talkingrock",
+    "conversations",
+    "narratives",
+    "memories",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "talkingrock.household.onboarding_middleware",
+]
+
+ROOT_URLCONF = "talkingrock.urls"
+WSGI_APPLICATION = "talkingrock.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": {
+        "ENGINE": "talkingrock.db",
+        "NAME": DATA_DIR / "talkingrock.sqlite3",
+        "OPTIONS": {
+            # IMMEDIATE: a transaction takes the write lock when it begins, so the busy timeout
+            # applies; a DEFERRED read-then-write fails at once under contention (TECH_NOTES §4).
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": (
+                "PRAGMA journal_mode=WAL;"
+                "PRAGMA synchronous=NORMAL;"
+                "PRAGMA cache_size=-20000;"
+                "PRAGMA temp_store=MEMORY;"
+                "PRAGMA mmap_size=1073741824;"
+                "PRAGMA journal_size_limit=67108864"
+            ),
+        },
+    }
+}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = os.environ.get("TALKINGROCK_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / ".staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Static files are served from the app directories in-process: `make run` needs no collectstatic.
+WHITENOISE_USE_FINDERS = True
+
+Q_CLUSTER = {
+    "name": "talkingrock",
+    "orm": "default",
+    "workers": 1,  # each worker loads torch + MiniLM; two cores, one worker.
+    "timeout": 300,
+    "retry": 360,  # must exceed timeout, or a slow task runs twice.
+    "max_attempts": 3,
+    "catch_up": False,
+    "save_limit": 250,
+    "poll": 0.5,
+    "recycle": 200,
+    "ack_failures": True,
+}
+
+# Memory ranking and housekeeping (seed 001). Reinforcing is a stronger signal than demoting: a
+# memory reinforced once survives three demotions before it is neutral again.
+TALKINGROCK_MEMORY = {
+    "reinforce_weight": int(os.environ.get("TALKINGROCK_REINFORCE_WEIGHT", 3)),
+    "demote_weight": int(os.environ.get("TALKINGROCK_DEMOTE_WEIGHT", 1)),
+    # Pruning archives only when the database file is larger than this.
+    "max_size": int(os.environ.get("TALKINGROCK_MAX_SIZE", 100 * 1024 * 1024)),
+    "prune_percent": float(os.environ.get("TALKINGROCK_PRUNE_PERCENT", 1)),
+    "prune_schedule": os.environ.get("TALKINGROCK_PRUNE_SCHEDULE", "0 4 * * *"),
+    "max_content_length": 10_000,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "INFO"},
+}

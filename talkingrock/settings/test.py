@@ -1,0 +1,12 @@
+"""Test settings: tasks run inline and passwords hash fast."""
+
+from talkingrock.settings import *  # noqa: F403
+from talkingrock.settings import Q_CLUSTER
+
+Q_CLUSTER = {**Q_CLUSTER, "sync": True}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LOGGING = {"version": 1, "disable_existing_loggers": False}

@@ -1,0 +1,22 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from memories import views as memory_views
+from talkingrock import api, household
+
+urlpatterns = [
+    path("", memory_views.home, name="home"),
+    path("setup/", household.setup, name="setup"),
+    path("members/", household.members, name="members"),
+    path("members/<int:pk>/remove/", household.member_remove, name="member-remove"),
+    path("settings/", household.settings_page, name="settings"),
+    path("settings/tokens/<int:pk>/revoke/", household.token_revoke, name="token-revoke"),
+    path("settings/export/<str:fmt>/", household.export_download, name="export"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/tools", api.list_tools, name="api-tools"),
+    path("api/tools/<str:name>", api.run_tool, name="api-tool"),
+    path("admin/", admin.site.urls),
+    path("", include("memories.urls")),
+]

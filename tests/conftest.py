@@ -1,0 +1,50 @@
+"""The household every test lives in: alice and bob, each with a Your Story act."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from memories import services
+from talkingrock.models import ApiToken
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def alice(db):
+    return get_user_model().objects.create_user(
+        "alice", password=PASSWORD, is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def bob(db):
+    return get_user_model().objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def bob_client(client, bob):
+    client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def alice_token(alice) -> str:
+    return ApiToken.issue(owner=alice, name="test")[1]
+
+
+@pytest.fixture
+def remember(alice):
+    """Store a memory for a member (alice by default)."""
+
+    def store(content: str, *, owner=None, **fields):
+        return services.memory_store(owner=owner or alice, content=content, **fields)
+
+    return store
