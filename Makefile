@@ -15,7 +15,6 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch is pinned in pyproject.toml: the CPU wheel, not gigabytes of CUDA.
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
@@ -26,6 +25,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 run: migrate
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@HOST=$(HOST) PORT=$(PORT) BIN=$(BIN) bash scripts/serve.sh
 
 chromium:

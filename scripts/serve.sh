@@ -3,13 +3,20 @@
 set -euo pipefail
 : "${HOST:=127.0.0.1}" "${PORT:=8000}" "${BIN:=.venv/bin}"
 
-"$BIN/python" manage.py qcluster &
+# Each child runs in its own session so that Ctrl-C reaches only this script, which then stops
+# both once, cleanly (a second signal mid-shutdown makes the django-q2 cluster trip over itself).
+setsid "$BIN/python" manage.py qcluster &
 worker=$!
-"$BIN/gunicorn" talkingrock.wsgi:application --bind "$HOST:$PORT" --workers 2 --timeout 120 \
-    --access-logfile - &
+setsid "$BIN/gunicorn" talkingrock.wsgi:application --bind "$HOST:$PORT" --workers 2 \
+    --timeout 120 --access-logfile - &
 web=$!
 
-stop() { kill "$web" "$worker" 2>/dev/null || true; wait 2>/dev/null || true; }
+stop() {
+    trap - INT TERM EXIT
+    kill -TERM "$web" "$worker" 2>/dev/null || true
+    wait "$web" "$worker" 2>/dev/null || true
+    echo "Talking Rock stopped."
+}
 trap stop INT TERM EXIT
 
 echo "Talking Rock is running at http://$HOST:$PORT/ (Ctrl-C stops the server and the worker)"

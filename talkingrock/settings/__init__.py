@@ -125,8 +125,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-# Static files are served from the app directories in-process: `make run` needs no collectstatic.
-WHITENOISE_USE_FINDERS = True
+# `make run` collects static files into STATIC_ROOT; WhiteNoise serves them from there.
 
 Q_CLUSTER = {
     "name": "talkingrock",
