@@ -16,6 +16,14 @@ class ActAdmin(OwnedRowsAdmin, admin.ModelAdmin):
             return False  # Your Story is permanent
         return super().has_delete_permission(request, obj)
 
+    def get_readonly_fields(self, request, obj=None):
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.is_your_story:
+            # Your Story is never archived. The database refuses it; the form would not catch
+            # it first, because is_your_story is not a form field (its check is skipped).
+            readonly.append("status")
+        return readonly
+
 
 class MessageInline(admin.TabularInline):
     model = Message

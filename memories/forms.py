@@ -11,16 +11,41 @@ class MemoryForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=settings.TALKINGROCK_MEMORY["max_content_length"],
         strip=True,
+        label="What to remember",
     )
-    tags = forms.CharField(required=False, max_length=500, help_text="Comma-separated keywords.")
-    act = forms.ModelChoiceField(queryset=Act.objects.none(), required=False, empty_label=None)
+    tags = forms.CharField(
+        required=False,
+        max_length=500,
+        help_text="Optional, comma-separated: they weigh more than the text when searching.",
+    )
+    act = forms.ModelChoiceField(
+        queryset=Act.objects.none(), required=False, empty_label=None, label="Act"
+    )
 
-    def __init__(self, *args, owner, **kwargs):
+    def __init__(self, *args, owner, content_rows: int = 3, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["content"].widget.attrs["rows"] = content_rows
         # Only the member's own acts can be chosen: another member's act id fails validation.
-        self.fields["act"].queryset = Act.objects.filter(owner=owner, status=Act.Status.ACTIVE)
+        act = self.fields["act"]
+        act.queryset = Act.objects.filter(owner=owner, status=Act.Status.ACTIVE)
+        # Rendering a <select> walks its choices twice (the options, and whether the first is
+        # empty); a list makes that one query instead of two. Validation still uses the queryset.
+        # (iter() first: list() would ask the iterator's len(), which is a COUNT query.)
+        act.widget.choices = list(iter(act.choices))
 
 
 class SearchForm(forms.Form):
-    q = forms.CharField(required=False, max_length=10_000, label="Search")
+    q = forms.CharField(
+        required=False,
+        max_length=10_000,
+        label="Search",
+        widget=forms.TextInput(
+            attrs={
+                "type": "search",
+                "placeholder": "Words to look for",
+                "aria-label": "Search your memories",
+                "autocomplete": "off",
+            }
+        ),
+    )
     archived = forms.BooleanField(required=False, label="Include archived")

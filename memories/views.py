@@ -1,5 +1,6 @@
 """Memory browser: thin views over memories.services. Every page works without JavaScript;
-with HTMX, actions swap just the memory card or the results list."""
+with HTMX, actions swap just the memory card, "Older memories" appends the next page and the
+search box replaces only the results."""
 
 from __future__ import annotations
 
@@ -7,18 +8,26 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from conversations.models import Act
 from conversations.services import ensure_your_story
+from memories import search as memory_search
 from memories import services
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Memory
 
 PAGE_SIZE = 20
+SEARCH_LIMIT = 25
+
+# Pages that answer HTMX with a fragment and everyone else with the whole page: the same URL
+# has two bodies, so caches (the browser's back button included) must key on the header.
+varies_on_htmx = vary_on_headers("HX-Request")
 
 
 def get_memory_for_user(request: HttpRequest, pk: int) -> Memory:
@@ -33,31 +42,59 @@ def _page(request: HttpRequest, queryset):
     return Paginator(queryset, PAGE_SIZE).get_page(request.GET.get("page"))
 
 
+def _wants_fragment(request: HttpRequest) -> bool:
+    # htmx restoring history after a cache miss asks for the whole page, not the fragment.
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The page to go back to after an action, if it is one of ours; else ""."""
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return next_url
+    return ""
+
+
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     return redirect("memories:act", pk=ensure_your_story(owner=request.user).pk)
 
 
-@login_required
-def act_memories(request: HttpRequest, pk: int) -> HttpResponse:
-    """Your Story's timeline, or one act's memories, newest first."""
-    act = get_act_for_user(request, pk)
-    memories = Memory.objects.filter(owner=request.user, act=act, archived_at=None).select_related(
+def _live_memories(request: HttpRequest, act: Act):
+    return Memory.objects.filter(owner=request.user, act=act, archived_at=None).select_related(
         "act"
     )
-    context = {
+
+
+def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
+    # One query for the sidebar, with each act's count of live memories.
+    acts = Act.objects.filter(owner=request.user, status=Act.Status.ACTIVE).annotate(
+        live_count=Count("memories", filter=Q(memories__archived_at=None))
+    )
+    return {
         "act": act,
-        "acts": Act.objects.filter(owner=request.user),
-        "page": _page(request, memories),
-        "form": MemoryForm(owner=request.user, initial={"act": act}),
-        "search_form": SearchForm(),
+        "acts": acts,
+        "page": _page(request, _live_memories(request, act)),
+        "form": form,
     }
-    if request.htmx and request.GET.get("page"):
-        return render(request, "memories/act.html#memory-page", context)
-    return render(request, "memories/act.html", context)
 
 
 @login_required
+@varies_on_htmx
+def act_memories(request: HttpRequest, pk: int) -> HttpResponse:
+    """Your Story's timeline, or one act's memories, newest first, a page at a time."""
+    act = get_act_for_user(request, pk)
+    if _wants_fragment(request):
+        page = _page(request, _live_memories(request, act))
+        return render(request, "memories/act.html#memory-page", {"act": act, "page": page})
+    form = MemoryForm(owner=request.user, initial={"act": act})
+    return render(request, "memories/act.html", _act_context(request, act, form))
+
+
+@login_required
+@varies_on_htmx
 def search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     result = None
@@ -65,30 +102,43 @@ def search(request: HttpRequest) -> HttpResponse:
         result = services.memory_query(
             owner=request.user,
             query=form.cleaned_data["q"],
-            limit=25,
+            limit=SEARCH_LIMIT,
             include_archived=form.cleaned_data["archived"],
         )
-    context = {"search_form": form, "result": result}
-    if request.htmx:
+    context = {
+        "search_form": form,
+        "result": result,
+        "limit": SEARCH_LIMIT,
+        "score_factor": memory_search.SCORE_FACTOR,
+        "recency_per_day": memory_search.RECENCY_PER_DAY,
+    }
+    if _wants_fragment(request):
         return render(request, "memories/search.html#results", context)
     return render(request, "memories/search.html", context)
 
 
 @login_required
+@varies_on_htmx
 def archive(request: HttpRequest) -> HttpResponse:
-    memories = Memory.objects.filter(owner=request.user, archived_at__isnull=False).select_related(
-        "act"
-    )
-    return render(
-        request,
-        "memories/archive.html",
-        {"page": _page(request, memories.order_by("-archived_at", "-id"))},
-    )
+    memories = Memory.objects.filter(owner=request.user, archived_at__isnull=False)
+    context = {
+        "page": _page(request, memories.select_related("act").order_by("-archived_at", "-id"))
+    }
+    if _wants_fragment(request):
+        return render(request, "memories/archive.html#memory-page", context)
+    return render(request, "memories/archive.html", context)
 
 
 @login_required
+@varies_on_htmx
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "memories/detail.html", {"memory": get_memory_for_user(request, pk)})
+    memory = get_memory_for_user(request, pk)
+    if _wants_fragment(request):
+        # "Keep it" on an inline delete confirmation brings the card back.
+        return render(
+            request, "memories/_card.html", {"memory": memory, "next": _safe_next(request)}
+        )
+    return render(request, "memories/detail.html", {"memory": memory})
 
 
 @login_required
@@ -110,15 +160,7 @@ def create(request: HttpRequest) -> HttpResponse:
             messages.success(request, f"Remembered [id:{memory.pk}].")
             return redirect("memories:act", pk=memory.act_id)
     act = form.cleaned_data.get("act") or ensure_your_story(owner=request.user)
-    memories = Memory.objects.filter(owner=request.user, act=act, archived_at=None)
-    context = {
-        "act": act,
-        "acts": Act.objects.filter(owner=request.user),
-        "page": _page(request, memories),
-        "form": form,
-        "search_form": SearchForm(),
-    }
-    return render(request, "memories/act.html", context, status=400)
+    return render(request, "memories/act.html", _act_context(request, act, form), status=400)
 
 
 @login_required
@@ -128,6 +170,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST or None,
         owner=request.user,
         initial={"content": memory.content, "tags": memory.tags, "act": memory.act},
+        content_rows=8,
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -143,18 +186,19 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Updated [id:{memory.pk}].")
             return redirect("memories:detail", pk=memory.pk)
-    return render(request, "memories/edit.html", {"memory": memory, "form": form})
+    status = 400 if form.errors else 200
+    return render(request, "memories/edit.html", {"memory": memory, "form": form}, status=status)
 
 
 def _card_or_back(request: HttpRequest, memory: Memory, note: str) -> HttpResponse:
     """After an action: the updated card for HTMX, else back where the member was."""
+    next_url = _safe_next(request)
     if request.htmx:
-        return render(request, "memories/_card.html", {"memory": memory})
+        return render(
+            request, "memories/_card.html", {"memory": memory, "note": note, "next": next_url}
+        )
     messages.success(request, note)
-    next_url = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
-        next_url = memory.get_absolute_url()
-    return redirect(next_url)
+    return redirect(next_url or memory.get_absolute_url())
 
 
 @login_required
@@ -179,7 +223,7 @@ def archive_memory(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_archive(owner=request.user, memory_id=memory.pk)
     return _card_or_back(
-        request, memory, f"Archived [id:{memory.pk}]; restore it from the archive."
+        request, memory, f"Archived [id:{memory.pk}]; it stays searchable and can be restored."
     )
 
 
@@ -192,14 +236,23 @@ def restore(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@varies_on_htmx
 def delete(request: HttpRequest, pk: int) -> HttpResponse:
-    """GET asks for confirmation; POST deletes for real (the member's own explicit choice)."""
+    """GET asks for confirmation (inline in the card with HTMX); POST deletes for real: the
+    member's own explicit choice, the one place where a memory is not merely archived."""
     memory = get_memory_for_user(request, pk)
+    next_url = _safe_next(request)
     if request.method == "POST":
-        act_id = memory.act_id
         services.memory_delete(owner=request.user, memory_id=memory.pk)
-        messages.success(request, f"Deleted [id:{pk}] for good.")
+        note = f"Deleted [id:{pk}] for good."
         if request.htmx:
-            return HttpResponse("")
-        return redirect("memories:act", pk=act_id)
-    return render(request, "memories/delete.html", {"memory": memory})
+            return render(request, "memories/delete.html#deleted", {"pk": pk, "note": note})
+        messages.success(request, note)
+        # Going back to the memory's own page would be a 404 now.
+        if next_url and not next_url.startswith(memory.get_absolute_url()):
+            return redirect(next_url)
+        return redirect("memories:act", pk=memory.act_id)
+    context = {"memory": memory, "next": next_url}
+    if _wants_fragment(request):
+        return render(request, "memories/delete.html#confirm", context)
+    return render(request, "memories/delete.html", context)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
 from talkingrock.models import ApiToken, hash_token
 from talkingrock.tools import REGISTRY, ToolError, call_tool
@@ -24,38 +24,58 @@ def _authenticate(request: HttpRequest):
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
         raise ToolError(401, "Send your token as 'Authorization: Bearer <token>'.")
-    token = (
-        ApiToken.objects.select_related("owner")
-        .filter(token_hash=hash_token(raw.strip()), owner__is_active=True)
-        .first()
-    )
+    raw = raw.strip()
+    # Our tokens are URL-safe ASCII; anything else cannot be one (and might not even encode).
+    token = None
+    if raw.isascii():
+        token = (
+            ApiToken.objects.select_related("owner")
+            .filter(token_hash=hash_token(raw), owner__is_active=True)
+            .first()
+        )
     if token is None:
         raise ToolError(401, "That token is not valid (it may have been revoked).")
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return token.owner
 
 
-@require_GET
+def _not_allowed(allow: str, message: str) -> JsonResponse:
+    # Django's own 405 has an empty HTML body; an agent gets JSON like every other error.
+    response = _error(405, message)
+    response["Allow"] = allow
+    return response
+
+
+@csrf_exempt
 def list_tools(request: HttpRequest) -> JsonResponse:
+    if request.method not in ("GET", "HEAD"):
+        return _not_allowed("GET, HEAD", "List the tools with GET; call one at /api/tools/<name>.")
     return JsonResponse({"tools": [tool.as_schema() for tool in REGISTRY.values()]})
+
+
+def _arguments(request: HttpRequest) -> dict:
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise ToolError(400, "The body is too large for a tool call.") from None
+    try:
+        args = json.loads(body or b"{}")
+    # JSONDecodeError and UnicodeDecodeError are ValueErrors; absurd nesting is a RecursionError.
+    except (ValueError, RecursionError):
+        raise ToolError(400, "The body must be a JSON object of arguments.") from None
+    if not isinstance(args, dict):
+        raise ToolError(400, "The body must be a JSON object of arguments.")
+    return args
 
 
 @csrf_exempt
 def run_tool(request: HttpRequest, name: str) -> JsonResponse:
     if request.method != "POST":
-        response = _error(405, "Call a tool with POST and a JSON object of arguments.")
-        response["Allow"] = "POST"
-        return response
+        return _not_allowed("POST", "Call a tool with POST and a JSON object of arguments.")
     try:
         user = _authenticate(request)
         if name not in REGISTRY:
             raise ToolError(404, f"No tool named '{name}'.")
-        try:
-            args = json.loads(request.body or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ToolError(400, "The body must be a JSON object of arguments.") from None
-        if not isinstance(args, dict):
-            raise ToolError(400, "The body must be a JSON object of arguments.")
-        return JsonResponse(call_tool(user, name, **args))
+        return JsonResponse(call_tool(user, name, **_arguments(request)))
     except ToolError as error:
         return _error(error.status, error.message)

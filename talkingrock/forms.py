@@ -3,6 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from conversations.services import ensure_your_story
+
 
 class MemberForm(UserCreationForm):
     is_admin = forms.BooleanField(
@@ -17,7 +19,24 @@ class MemberForm(UserCreationForm):
             user.is_staff = user.is_superuser = True
         if commit:
             user.save()
+            # Every member starts with their permanent Your Story. A post_save signal does this
+            # too; asking here as well (idempotent) keeps the household pages from depending on
+            # signal wiring.
+            ensure_your_story(owner=user)
         return user
+
+
+class SetupForm(MemberForm):
+    """The first member: always the household admin, so the choice is not offered."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["is_admin"]
+
+    def clean(self):
+        cleaned = super().clean()
+        cleaned["is_admin"] = True
+        return cleaned
 
 
 class TokenForm(forms.Form):

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
-from django.contrib.auth.decorators import login_required, user_passes_test
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from memories import porting
-from talkingrock.forms import MemberForm, TokenForm
+from talkingrock.forms import MemberForm, SetupForm, TokenForm
 from talkingrock.models import ApiToken
 
 User = get_user_model()
@@ -24,15 +29,21 @@ def household_exists() -> bool:
 
 
 def onboarding_middleware(get_response):
-    """Until the first member exists, every page leads to the one-time setup page."""
-    ready = False
+    """Until the first member exists, every page leads to the one-time setup page.
+
+    A signed-in visitor proves the household exists, so their requests cost nothing extra (the
+    session and user are loaded for the view anyway); only anonymous requests ask the database.
+    Nothing is cached per process: a cached "ready" went stale when the members were removed
+    behind a running server (a test server whose database is flushed between tests).
+    """
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        nonlocal ready
-        if not ready and not request.path.startswith(_EXEMPT_PREFIXES):
-            ready = household_exists()  # once true it stays true; no query per request
-            if not ready:
-                return redirect("setup")
+        if (
+            not request.path.startswith(_EXEMPT_PREFIXES)
+            and not request.user.is_authenticated
+            and not household_exists()
+        ):
+            return redirect("setup")
         return get_response(request)
 
     return middleware
@@ -42,46 +53,62 @@ def setup(request: HttpRequest) -> HttpResponse:
     """Create the first member, an admin. Gone for good once anyone exists."""
     if household_exists():
         raise Http404("This household is already set up.")
-    form = MemberForm(request.POST or None, initial={"is_admin": True})
+    form = SetupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        form.cleaned_data["is_admin"] = True
-        user = form.save()
+        # IMMEDIATE transactions serialise writers: of two first visits submitting at once, the
+        # second sees the first member here and gets the 404, not a second admin.
+        with transaction.atomic():
+            if household_exists():
+                raise Http404("This household is already set up.")
+            user = form.save()
         login(request, user)
         messages.success(request, f"Welcome, {user.username}. Your Story starts here.")
         return redirect("home")
     return render(request, "household/setup.html", {"form": form})
 
 
-def _is_admin(user) -> bool:
-    return user.is_active and user.is_superuser
+def admin_required(view):
+    """Household admins only. Signed-out visitors go to the login page; signed-in members who
+    are not admins get 403 (sending them to a login page they are already past would loop)."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not (request.user.is_active and request.user.is_superuser):
+            raise PermissionDenied("Only household admins manage members.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
-@login_required
-@user_passes_test(_is_admin)
+@admin_required
 def members(request: HttpRequest) -> HttpResponse:
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         member = form.save()
         messages.success(request, f"{member.username} has joined the household.")
         return redirect("members")
+    household = User.objects.annotate(memory_count=Count("memories")).order_by("username")
     return render(
         request,
         "household/members.html",
-        {"form": form, "members": User.objects.order_by("username")},
+        {"form": form, "members": household},
+        status=400 if form.errors else 200,
     )
 
 
-@login_required
-@user_passes_test(_is_admin)
-@require_POST
+@admin_required
 def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    member = get_object_or_404(User, pk=pk)
+    """GET asks for confirmation; POST removes the member with everything they stored."""
+    member = get_object_or_404(User.objects.annotate(memory_count=Count("memories")), pk=pk)
     if member == request.user:
-        messages.error(request, "You cannot remove yourself.")
-    else:
+        messages.error(request, "You cannot remove yourself; another admin can.")
+        return redirect("members")
+    if request.method == "POST":
         member.delete()
         messages.success(request, f"{member.username} and everything they stored were removed.")
-    return redirect("members")
+        return redirect("members")
+    return render(request, "household/member_remove.html", {"member": member})
 
 
 @login_required

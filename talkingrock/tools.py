@@ -78,6 +78,16 @@ def _type_ok(value: Any, expected: str) -> bool:
     return isinstance(value, _JSON_TYPES[expected])
 
 
+def _is_unicode(text: str) -> bool:
+    # JSON may spell a lone surrogate ("\ud800"); Python keeps it, but it cannot be written to
+    # the database as UTF-8, so it is refused here rather than failing deep in a write.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check(name: str, value: Any, schema: dict[str, Any]) -> None:
     types = schema.get("type")
     if types is not None:
@@ -85,6 +95,8 @@ def _check(name: str, value: Any, schema: dict[str, Any]) -> None:
         if not any(_type_ok(value, t) for t in types):
             raise ToolError(400, f"'{name}' must be of type {' or '.join(types)}.")
     if isinstance(value, str):
+        if not _is_unicode(value):
+            raise ToolError(400, f"'{name}' is not valid text: it holds an unpaired surrogate.")
         if "maxLength" in schema and len(value) > schema["maxLength"]:
             raise ToolError(400, f"'{name}' is longer than {schema['maxLength']} characters.")
         if "enum" in schema and value not in schema["enum"]:

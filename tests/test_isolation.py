@@ -1,0 +1,323 @@
+"""One member never reaches another's rows: every URL that takes an id and every tool, tried by
+bob with alice's ids, answers as if the row did not exist, and alice's data stays as it was.
+
+The URL table is checked against the URLconf itself: a new URL that takes an id fails
+``test_every_url_that_takes_an_id_has_a_case`` until a case for it is added here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import URLPattern, URLResolver, reverse
+from django.urls.converters import IntConverter
+
+from conversations.models import Act
+from conversations.services import ensure_your_story
+from memories import services
+from memories.models import Memory
+from talkingrock import urls as root_urls
+from talkingrock.models import ApiToken
+from talkingrock.tools import REGISTRY, ToolError, call_tool
+
+SECRET = "Zanzibar holiday safe code is 7391"
+ARCHIVED_SECRET = "Quixotic locker combination 2468"
+ACT_SECRET = "Surprise party planning"
+ACT_MEMORY = "Balloons hidden in the loft"
+TOKEN_NAME = "Alice phone assistant"
+ALICES_WORDS = (SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME)
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@dataclass
+class Alices:
+    member: Any
+    memory: Memory
+    archived: Memory
+    act: Act
+    act_memory: Memory
+    token: ApiToken
+
+    def pk_of(self, target: str) -> int:
+        return getattr(self, target).pk
+
+
+@pytest.fixture
+def alices(alice, remember) -> Alices:
+    act = Act.objects.create(owner=alice, title=ACT_SECRET, description="Do not tell anyone")
+    archived = remember(ARCHIVED_SECRET)
+    services.memory_archive(owner=alice, memory_id=archived.pk)
+    return Alices(
+        member=alice,
+        memory=remember(SECRET, tags="holiday, private"),
+        archived=archived,
+        act=act,
+        act_memory=remember(ACT_MEMORY, act=act),
+        token=ApiToken.issue(owner=alice, name=TOKEN_NAME)[0],
+    )
+
+
+def snapshot(alice) -> tuple:
+    """Everything alice owns, field by field."""
+    return (
+        list(Memory.objects.filter(owner=alice).order_by("pk").values()),
+        list(Act.objects.filter(owner=alice).order_by("pk").values()),
+        list(ApiToken.objects.filter(owner=alice).order_by("pk").values()),
+        list(get_user_model().objects.filter(pk=alice.pk).values()),
+    )
+
+
+def assert_nothing_of_alices_shown(response) -> None:
+    body = response.content.decode()
+    for words in ALICES_WORDS:
+        assert words not in body, f"{words!r} shown to bob at {response.request['PATH_INFO']}"
+
+
+# --- Every URL that takes an id ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Visit:
+    method: str  # "get" or "post"
+    data: dict[str, Any] | Callable[[Any], dict[str, Any]] = field(default_factory=dict)
+    htmx: bool = False
+
+
+def _bobs_edit(bob) -> dict[str, Any]:
+    return {"content": "Bob was here", "tags": "bob", "act": ensure_your_story(owner=bob).pk}
+
+
+GET, POST = Visit("get"), Visit("post")
+GET_HTMX, POST_HTMX = Visit("get", htmx=True), Visit("post", htmx=True)
+
+# URL name → (which of alice's rows its id names, what bob tries, the answer bob must get).
+ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
+    "memories:act": ("act", [GET, GET_HTMX, Visit("get", {"page": 2}, htmx=True)], 404),
+    "memories:detail": ("memory", [GET, GET_HTMX], 404),
+    "memories:edit": ("memory", [GET, Visit("post", _bobs_edit)], 404),
+    "memories:reinforce": ("memory", [POST, POST_HTMX], 404),
+    "memories:demote": ("memory", [POST, POST_HTMX], 404),
+    "memories:archive-memory": ("memory", [POST, POST_HTMX], 404),
+    "memories:restore": ("archived", [POST, POST_HTMX], 404),
+    "memories:delete": ("memory", [GET, GET_HTMX, POST, POST_HTMX], 404),
+    "token-revoke": ("token", [POST], 404),
+    # Removing members is for household admins; bob is not one, so he is refused outright.
+    "member-remove": ("member", [GET, POST], 403),
+}
+
+# URL parameters that are not row ids, and why they need no case here.
+NOT_ID_PARAMETERS = {
+    "export": "a format name; the export pages are checked in the listing test below",
+    "api-tool": "a tool name; every tool is called with alice's ids below",
+}
+
+
+def url_patterns(patterns=None, namespace: str = ""):
+    """(name, converters) of every URL the project serves, outside Django's admin."""
+    for pattern in root_urls.urlpatterns if patterns is None else patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.app_name == "admin":
+                continue  # Django's admin checks staff and row permissions itself (test_admin)
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            yield from url_patterns(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern):
+            yield f"{namespace}{pattern.name}", dict(pattern.pattern.converters)
+
+
+def test_every_url_that_takes_an_id_has_a_case():
+    from memories import urls as memory_urls
+
+    served = dict(url_patterns())
+    takes_an_id = {
+        name
+        for name, converters in served.items()
+        if any(isinstance(c, IntConverter) for c in converters.values())
+    }
+    other_parameters = {name for name, converters in served.items() if converters} - takes_an_id
+
+    memories_with_ids = {
+        f"memories:{p.name}" for p in memory_urls.urlpatterns if "<int:" in str(p.pattern)
+    }
+    assert memories_with_ids <= takes_an_id
+    assert takes_an_id == set(ID_URL_CASES), "add a case to ID_URL_CASES for each new id URL"
+    assert other_parameters == set(NOT_ID_PARAMETERS)
+
+
+@pytest.mark.parametrize("name", sorted(ID_URL_CASES))
+def test_bob_cannot_reach_alices_rows_through_any_url(bob_client, bob, alices, name):
+    target, visits, expected = ID_URL_CASES[name]
+    url = reverse(name, args=[alices.pk_of(target)])
+    before = snapshot(alices.member)
+
+    for visit in visits:
+        data = visit.data(bob) if callable(visit.data) else visit.data
+        headers = HTMX if visit.htmx else {}
+        response = getattr(bob_client, visit.method)(url, data, **headers)
+
+        assert response.status_code == expected, (visit, response.status_code)
+        assert_nothing_of_alices_shown(response)
+        assert snapshot(alices.member) == before
+
+
+def test_alice_still_reaches_her_own_rows_at_the_same_urls(alice_client, alices):
+    # The cases above must fail for the right reason: the same requests work for the owner.
+    for name in ("memories:act", "memories:detail", "memories:edit", "memories:delete"):
+        target, _, _ = ID_URL_CASES[name]
+        response = alice_client.get(reverse(name, args=[alices.pk_of(target)]))
+        assert response.status_code == 200, name
+
+
+# --- Every tool ------------------------------------------------------------------------------
+
+
+def _is_id(name: str, schema: dict[str, Any]) -> bool:
+    types = schema.get("type")
+    return (name == "id" or name.endswith("_id")) and "integer" in (
+        [types] if isinstance(types, str) else types or []
+    )
+
+
+# Which of alice's rows an id argument names.
+ID_ARGUMENTS = {"id": "memory", "memory_id": "memory", "act_id": "act"}
+
+
+def _plain_value(schema: dict[str, Any]) -> Any:
+    types = schema.get("type")
+    kind = types if isinstance(types, str) else (types or ["string"])[0]
+    if kind == "string":
+        return schema["enum"][0] if "enum" in schema else f"Bob asks about {SECRET}"
+    return {"integer": schema.get("minimum", 1), "number": 1, "boolean": False}.get(kind, [])
+
+
+def arguments_with_alices_ids(tool, alices: Alices) -> tuple[dict[str, Any], bool]:
+    """The tool's required arguments, with alice's rows wherever an id goes."""
+    args, names_a_row = {}, False
+    for name, schema in tool.parameters["properties"].items():
+        if _is_id(name, schema):
+            assert name in ID_ARGUMENTS, f"{tool.name}: add {name!r} to ID_ARGUMENTS"
+            args[name] = alices.pk_of(ID_ARGUMENTS[name])
+            names_a_row = True
+        elif name in tool.parameters["required"]:
+            args[name] = _plain_value(schema)
+    return args, names_a_row
+
+
+def ids_in(value: Any) -> set[int]:
+    if isinstance(value, dict):
+        found = {value["id"]} if isinstance(value.get("id"), int) else set()
+        return found.union(*(ids_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(ids_in(v) for v in value))
+    return set()
+
+
+def test_bob_cannot_reach_alices_rows_through_any_tool(client, bob, alices):
+    bobs_token = ApiToken.issue(owner=bob, name="bob")[1]
+    alices_ids = {alices.memory.pk, alices.archived.pk, alices.act_memory.pk}
+    before = snapshot(alices.member)
+    id_tools = []
+
+    for tool in REGISTRY.values():
+        args, names_a_row = arguments_with_alices_ids(tool, alices)
+        response = client.post(
+            reverse("api-tool", args=[tool.name]),
+            data=json.dumps(args),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {bobs_token}",
+        )
+        if names_a_row:
+            id_tools.append(tool.name)
+            with pytest.raises(ToolError) as refused:
+                call_tool(bob, tool.name, **args)
+            assert refused.value.status == 404, tool.name
+            assert response.status_code == 404, tool.name
+            assert set(response.json()) == {"error"}
+        else:
+            assert response.status_code == 200, (tool.name, response.content)
+            assert not ids_in(response.json()) & alices_ids, tool.name
+        assert snapshot(alices.member) == before, tool.name
+
+    assert {"memory_reinforce", "memory_demote", "memory_update"} <= set(id_tools)
+
+
+def test_bobs_keyword_query_never_finds_alices_memories(bob, alices):
+    for include_archived in (False, True):
+        query = f"{SECRET} {ARCHIVED_SECRET} {ACT_MEMORY}"
+        answer = call_tool(
+            bob, "memory_query", query=query, include_archived=include_archived, limit=50
+        )
+        assert answer["results"] == []
+        assert call_tool(alices.member, "memory_query", query=query, limit=50)["results"]
+
+
+# --- Pages that list, search and export ------------------------------------------------------
+
+
+def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob, alices):
+    bobs = services.memory_store(owner=bob, content="Bob's own note about the holiday safe")
+    # Keywords from each of alice's rows (the page echoes the query, so not her sentences).
+    words = "zanzibar safe 7391 quixotic locker balloons loft surprise party"
+    pages = [
+        (reverse("home"), {}, {}),
+        (reverse("memories:act", args=[ensure_your_story(owner=bob).pk]), {}, {}),
+        (reverse("memories:search"), {"q": words}, {}),
+        (reverse("memories:search"), {"q": words, "archived": "on"}, {}),
+        (reverse("memories:search"), {"q": words, "archived": "on"}, HTMX),
+        (reverse("memories:archive"), {}, {}),
+        (reverse("memories:archive"), {}, HTMX),
+        (reverse("settings"), {}, {}),
+        (reverse("export", args=["json"]), {}, {}),
+        (reverse("export", args=["markdown"]), {}, {}),
+        (reverse("api-tools"), {}, {}),
+    ]
+
+    for url, params, headers in pages:
+        response = bob_client.get(url, params, follow=True, **headers)
+
+        assert response.status_code == 200, url
+        assert_nothing_of_alices_shown(response)
+        assert alices.token.hint not in response.content.decode(), url
+
+    search = bob_client.get(reverse("memories:search"), {"q": "holiday safe"})
+    assert bobs.get_absolute_url() in search.content.decode()  # bob does find his own
+    exported = json.loads(bob_client.get(reverse("export", args=["json"])).content)
+    assert [m["content"] for m in exported["memories"]] == [bobs.content]
+    assert [a["title"] for a in exported["acts"]] == ["Your Story"]
+
+
+# --- Forms that take an act -----------------------------------------------------------------
+
+
+def test_bob_cannot_store_a_memory_in_alices_act(bob_client, bob, alices):
+    before = snapshot(alices.member)
+
+    response = bob_client.post(
+        reverse("memories:create"), {"content": "Bob sneaks in", "act": alices.act.pk}
+    )
+
+    assert response.status_code == 400
+    assert "act" in response.context["form"].errors
+    assert not Memory.objects.filter(content="Bob sneaks in").exists()
+    assert snapshot(alices.member) == before
+    assert_nothing_of_alices_shown(response)
+
+
+def test_bob_cannot_move_his_memory_into_alices_act(bob_client, bob, alices):
+    bobs = services.memory_store(owner=bob, content="Bob's grocery list")
+    before = snapshot(alices.member)
+
+    response = bob_client.post(
+        reverse("memories:edit", args=[bobs.pk]),
+        {"content": "Bob's grocery list", "act": alices.act.pk},
+    )
+
+    assert response.status_code == 400
+    assert "act" in response.context["form"].errors
+    bobs.refresh_from_db()
+    assert bobs.act == ensure_your_story(owner=bob)
+    assert snapshot(alices.member) == before
