@@ -55,7 +55,7 @@ def sanitise(text: str) -> SanitisedQuery:
     truncated = len(terms) > MAX_TERMS
     terms = terms[:MAX_TERMS]
     return SanitisedQuery(
-        match=" OR ".join(f'"{term}"' for term in terms),
+        match=match_expression(tuple(terms)),
         terms=tuple(terms),
         truncated=truncated,
     )
@@ -88,25 +88,69 @@ def _utc_text(moment: datetime) -> str:
     return timezone.make_naive(moment, UTC).isoformat(" ")
 
 
-# FTS-first: the MATCH runs once inside a materialised CTE and the memories are looked up by
-# primary key. Letting the planner drive from the owner index instead re-runs the FTS query per
-# row: 5.4 s against 8 ms on 20k rows (TECH_NOTES §2.2). tests/test_memory_query.py pins the plan.
+# The cost of a keyword query grows with the rows it scores (about 1 µs each, most of it
+# bm25()): FTS5 has no top-k pruning. A query made of words found in most memories ("when is
+# the …") scored 87k rows at 100k memories, p95 109 ms. Terms are therefore probed first and the
+# rarest kept while their matches add up to at most MATCH_BUDGET rows; the words dropped are the
+# ones bm25 barely weighs (IDF ≤ 2.2 above 10 % of rows, against 7–9 for the deciding words) and
+# the result's message names them. The rarest term is always kept. docs/benchmarks.md has the
+# measurements: p95 8.6 ms at 100k with 99 % of the exact top 5 kept at 10k memories.
+MATCH_BUDGET = 5000
+
+_PROBE = "(SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH %s LIMIT %s))"
+
+
+def term_match_counts(terms: tuple[str, ...], *, cap: int) -> list[int]:
+    """How many rows (all members) each quoted term matches, counting no further than ``cap``."""
+    params: list = []
+    for term in terms:
+        params += [f'"{term}"', cap]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join([_PROBE] * len(terms)), params)
+        return list(cursor.fetchone())
+
+
+def within_budget(
+    terms: tuple[str, ...], *, budget: int | None = None
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Split terms into (kept, dropped): the rarest first, while their matches fit ``budget``."""
+    if len(terms) < 2:
+        return terms, ()
+    budget = MATCH_BUDGET if budget is None else budget
+    counts = term_match_counts(terms, cap=budget + 1)
+    kept: set[int] = set()
+    total = 0
+    for index in sorted(range(len(terms)), key=lambda i: counts[i]):
+        if kept and total + counts[index] > budget:
+            break
+        kept.add(index)
+        total += counts[index]
+    return (
+        tuple(t for i, t in enumerate(terms) if i in kept),
+        tuple(t for i, t in enumerate(terms) if i not in kept),
+    )
+
+
+def match_expression(terms: tuple[str, ...]) -> str:
+    """Steps 5 and 6 of the sanitiser: each word quoted, all of them OR-ed."""
+    return " OR ".join(f'"{term}"' for term in terms)
+
+
+# FTS-first: memory_fts drives the join (CROSS JOIN pins the order) and each match is looked up
+# by primary key. Letting the planner drive from the owner index instead re-runs the FTS query
+# per row: 5.4 s against 8 ms on 20k rows (TECH_NOTES §2.2); tests/test_memory_query.py pins the
+# plan. bm25() sits in the select list of the filtered rows, so other members' matches, drafts
+# and archived rows are never scored (half the cost of scoring every match first).
 KEYWORD_QUERY = """
-WITH hits AS MATERIALIZED (
-    SELECT rowid AS id, -bm25(memory_fts, %s, %s, %s) AS bm25
-    FROM memory_fts
-    WHERE memory_fts MATCH %s
-),
-ranked AS (
-    SELECT m.id AS id, hits.bm25 AS bm25,
-           exp(m.score * %s) AS score_weight,
-           max(julianday(%s) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
-    FROM hits CROSS JOIN memories_memory AS m ON m.id = hits.id
-    WHERE m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
-)
 SELECT id, bm25, score_weight, 1.0 / (1 + days * %s) AS recency, days,
        bm25 * score_weight / (1 + days * %s) AS rank
-FROM ranked
+FROM (
+    SELECT m.id AS id, -bm25(memory_fts, %s, %s, %s) AS bm25,
+           exp(m.score * %s) AS score_weight,
+           max(julianday(%s) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
+    FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid
+    WHERE memory_fts MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
+)
 ORDER BY rank DESC, id DESC
 LIMIT %s
 """
@@ -120,13 +164,13 @@ def _keyword_sql(*, include_archived: bool) -> str:
 
 def _keyword_params(match, owner_id, now, limit) -> list:
     return [
+        RECENCY_PER_DAY,
+        RECENCY_PER_DAY,
         *BM25_WEIGHTS,
-        match,
         SCORE_FACTOR,
         _utc_text(now),
+        match,
         owner_id,
-        RECENCY_PER_DAY,
-        RECENCY_PER_DAY,
         limit,
     ]
 

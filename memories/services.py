@@ -99,7 +99,8 @@ def memory_store(
 class QueryResult:
     hits: list[tuple[Memory, search.RankedHit]]
     message: str = ""
-    terms: tuple[str, ...] = field(default_factory=tuple)
+    terms: tuple[str, ...] = field(default_factory=tuple)  # the words searched for
+    dropped: tuple[str, ...] = field(default_factory=tuple)  # too common to be worth their cost
 
 
 def memory_query(
@@ -121,9 +122,10 @@ def memory_query(
             hits=[],
             message="Nothing to search for: the query has no words of two or more characters.",
         )
+    terms, dropped = search.within_budget(sanitised.terms)
     rows = search.keyword_search(
         owner_id=owner.pk,
-        match=sanitised.match,
+        match=search.match_expression(terms),
         limit=limit,
         include_archived=include_archived,
         now=now or timezone.now(),
@@ -133,9 +135,14 @@ def memory_query(
     messages = []
     if sanitised.truncated:
         messages.append(f"Only the first {search.MAX_TERMS} distinct words were searched.")
+    if dropped:
+        messages.append(
+            f"Words found in too many memories to tell them apart were left out: "
+            f"{', '.join(dropped)}."
+        )
     if not hits:
         messages.append("No memories matched.")
-    return QueryResult(hits=hits, message=" ".join(messages), terms=sanitised.terms)
+    return QueryResult(hits=hits, message=" ".join(messages), terms=terms, dropped=dropped)
 
 
 def _adjust_score(*, owner, memory_id: int, delta: int, touch: bool) -> Memory:

@@ -10,3 +10,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+# `make run` collects static files; tests serve them straight from the finders instead, so an
+# uncollected checkout neither warns nor breaks the browser tests.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True
