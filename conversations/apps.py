@@ -8,12 +8,10 @@ class ConversationsConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
-        from conversations.services import ensure_your_story
+        from conversations.services import give_new_member_a_story
 
-        def give_new_member_a_story(sender, instance, created, raw=False, **kwargs):
-            if created and not raw:
-                ensure_your_story(owner=instance)
-
+        # A module-level receiver: signals hold weak references, and a function defined in here
+        # would be collected as soon as ready() returns, silently never firing.
         post_save.connect(
             give_new_member_a_story,
             sender=get_user_model(),

@@ -18,3 +18,9 @@ def ensure_your_story(*, owner: AbstractBaseUser) -> Act:
         },
     )
     return act
+
+
+def give_new_member_a_story(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """post_save receiver: every member starts with their permanent Your Story."""
+    if created and not raw:
+        ensure_your_story(owner=instance)

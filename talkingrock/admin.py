@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 
-from conversations.services import ensure_your_story
 from talkingrock.admin_mixins import OwnedRowsAdmin
 from talkingrock.models import ApiToken
 
@@ -20,10 +19,6 @@ class MemberAdmin(OwnedRowsAdmin, UserAdmin):
     # A staff member may look at their own account but not edit it here: the form would let
     # them tick "superuser". Admins add and remove members on the Members page or here.
     staff_may_add = staff_may_change = staff_may_delete = False
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        ensure_your_story(owner=obj)  # idempotent; see MemberForm.save
 
 
 @admin.register(ApiToken)

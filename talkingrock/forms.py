@@ -3,8 +3,6 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from conversations.services import ensure_your_story
-
 
 class MemberForm(UserCreationForm):
     is_admin = forms.BooleanField(
@@ -18,11 +16,7 @@ class MemberForm(UserCreationForm):
         if self.cleaned_data.get("is_admin"):
             user.is_staff = user.is_superuser = True
         if commit:
-            user.save()
-            # Every member starts with their permanent Your Story. A post_save signal does this
-            # too; asking here as well (idempotent) keeps the household pages from depending on
-            # signal wiring.
-            ensure_your_story(owner=user)
+            user.save()  # the post_save receiver gives the new member their Your Story
         return user
 
 

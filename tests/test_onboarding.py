@@ -330,9 +330,13 @@ def test_other_acts_can_be_archived(alice):
     assert garden.status == Act.Status.ARCHIVED
 
 
-def test_a_member_has_exactly_one_your_story(alice):
-    ensure_your_story(owner=alice)
+def test_a_member_created_any_way_at_all_has_your_story(db):
+    carol = get_user_model().objects.create_user("carol")  # the shell, a script, the admin
 
+    assert your_story_of(carol).title == "Your Story"
+
+
+def test_a_member_has_exactly_one_your_story(alice):
     with pytest.raises(IntegrityError), transaction.atomic():
         Act.objects.create(owner=alice, title="Another story", is_your_story=True)
 
