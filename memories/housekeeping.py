@@ -43,8 +43,9 @@ def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[
     return missing
 
 
-def ensure_prune_schedule(sender=None, **kwargs) -> None:
-    """Keep the django-q2 cron schedule for pruning in step with settings."""
+def ensure_schedules(sender=None, **kwargs) -> None:
+    """Keep the django-q2 schedules in step with settings: the prune check (cron) and the
+    sweep that indexes memories no queued task reached (a worker killed mid-batch)."""
     from django_q.models import Schedule
 
     Schedule.objects.update_or_create(
@@ -53,6 +54,15 @@ def ensure_prune_schedule(sender=None, **kwargs) -> None:
             "func": "memories.tasks.prune",
             "schedule_type": Schedule.CRON,
             "cron": settings.TALKINGROCK_MEMORY["prune_schedule"],
+            "repeats": -1,
+        },
+    )
+    Schedule.objects.update_or_create(
+        name="memories.index_sweep",
+        defaults={
+            "func": "memories.tasks.index_memories",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": settings.TALKINGROCK_MEMORY["index_sweep_minutes"],
             "repeats": -1,
         },
     )

@@ -4,7 +4,7 @@ import hashlib
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -65,6 +65,9 @@ class Memory(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     consolidated_at = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+    # The content hash the vector and the entity mentions were computed from; when it differs
+    # from content_hash the memory waits for the indexing task (memories/indexing.py).
+    indexed_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -73,6 +76,12 @@ class Memory(models.Model):
             models.Index(fields=["owner", "act", "-created_at"], name="memory_owner_act_created"),
             models.Index(fields=["owner", "content_hash"], name="memory_owner_hash"),
             models.Index(fields=["owner", "archived_at"], name="memory_owner_archived"),
+            # The few memories waiting for the indexing task, without scanning the rest.
+            models.Index(
+                fields=["owner"],
+                condition=~Q(indexed_hash=F("content_hash")),
+                name="memory_pending_index",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -107,3 +116,140 @@ class Memory(models.Model):
     @property
     def tag_list(self) -> list[str]:
         return [t.strip() for t in self.tags.split(",") if t.strip()]
+
+
+class Entity(models.Model):
+    """A named person, organisation, project or place, unique per member by normalised name."""
+
+    class Kind(models.TextChoices):
+        PERSON = "person"
+        ORGANISATION = "organisation"
+        PROJECT = "project"
+        PLACE = "place"
+        OTHER = "other"  # named, but the offline rules cannot tell what it is
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entities"
+    )
+    name = models.CharField(max_length=200)
+    normalized = models.CharField(max_length=200)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.OTHER)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    memories = models.ManyToManyField(Memory, through="Mention", related_name="entities")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "entities"
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "normalized"], name="entity_unique_per_owner"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["person", "organisation", "project", "place", "other"]),
+                name="entity_kind_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("memories:entity", args=[self.pk])
+
+
+class Mention(models.Model):
+    """A memory names an entity: the edges of the graph recall walks one hop through."""
+
+    entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="mentions")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="mentions")
+    surface = models.CharField(max_length=200, help_text="The words the memory used.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["entity", "memory"], name="mention_unique"),
+        ]
+        indexes = [models.Index(fields=["memory"], name="mention_memory")]
+
+    def __str__(self) -> str:
+        return f"{self.memory_id} → {self.entity}"
+
+
+class MemoryLink(models.Model):
+    """Two memories recalled together (seed 001, v2). Stored in both directions, so a memory's
+    related memories are one indexed lookup; ``strength`` grows with every co-recall."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_links"
+    )
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="links")
+    related = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="+")
+    strength = models.FloatField(default=1.0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-strength"]
+        constraints = [
+            models.UniqueConstraint(fields=["memory", "related"], name="memory_link_unique"),
+            models.CheckConstraint(
+                condition=~Q(memory=models.F("related")), name="memory_link_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.memory_id} ↔ {self.related_id} ({self.strength:g})"
+
+
+class Recall(models.Model):
+    """One retrieval that fed an answer, a classification or a tool call: the transparency trail
+    behind "why did you think that?"."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="recalls"
+    )
+    query = models.TextField()
+    purpose = models.CharField(max_length=100)
+    conversation = models.ForeignKey(
+        "conversations.Conversation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="recalls",
+    )
+    message = models.ForeignKey(
+        "conversations.Message",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="recalls",
+    )
+    parameters = models.JSONField(default=dict, blank=True)
+    duration_ms = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="recall_owner_created")]
+
+    def __str__(self) -> str:
+        return f"{self.purpose}: {self.query[:60]}"
+
+
+class RecallHit(models.Model):
+    """One memory a recall returned, where it ranked and why."""
+
+    recall = models.ForeignKey(Recall, on_delete=models.CASCADE, related_name="hits")
+    # A member may still delete a memory for good; the trail keeps the row and says so.
+    memory = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, related_name="recall_hits"
+    )
+    rank = models.PositiveIntegerField()
+    score = models.FloatField()
+    components = models.JSONField(default=dict)
+    influence = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["recall", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["recall", "rank"], name="recall_hit_rank_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.rank} {self.memory_id}"

@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from conversations.models import Act
 from conversations.services import ensure_your_story
+from memories.indexing import request_indexing
 from memories.models import Memory, content_hash
 from memories.services import clean_content, clean_tags
 
@@ -234,6 +235,8 @@ def import_entries(
         )
     with transaction.atomic():
         Memory.objects.bulk_create(new, batch_size=500)
+        if new:
+            request_indexing(owner_id=owner.pk)
     report.created = len(new)
     return report
 
@@ -393,6 +396,8 @@ def import_json(*, owner, data: Any) -> ImportReport:
             known.add(memory.content_hash)
             new.append(memory)
         Memory.objects.bulk_create(new, batch_size=500)
+        if new:
+            request_indexing(owner_id=owner.pk)
     report.created = len(new)
     return report
 

@@ -7,6 +7,7 @@ else ``created_at``.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -224,3 +225,52 @@ def database_size() -> int:
         pages = cursor.fetchone()[0]
         cursor.execute("PRAGMA page_size")
         return pages * cursor.fetchone()[0]
+
+
+# --- vectors (sqlite-vec) ---------------------------------------------------------------------
+# memory_vec holds one row per memory: rowid = memory id, the owner as partition key, so a KNN
+# scans only that member's chunk and a filter can never cut a top-k short (TECH_NOTES §1.1).
+
+
+def replace_vectors(rows: list[tuple[int, int, bytes]]) -> None:
+    """Write (memory id, owner id, float32 blob) rows. vec0 0.1.9 refuses INSERT OR REPLACE,
+    so an upsert is DELETE + INSERT; callers wrap it in a transaction."""
+    with connection.cursor() as cursor:
+        cursor.executemany("DELETE FROM memory_vec WHERE rowid = %s", [(r[0],) for r in rows])
+        cursor.executemany(
+            "INSERT INTO memory_vec(rowid, owner_id, embedding) VALUES (%s, %s, %s)", rows
+        )
+
+
+def nearest(*, owner_id: int, vector: bytes, k: int) -> list[tuple[int, float]]:
+    """The owner's ``k`` memories nearest to ``vector``: (memory id, cosine distance)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rowid, distance FROM memory_vec "
+            "WHERE embedding MATCH %s AND k = %s AND owner_id = %s ORDER BY distance",
+            [vector, k, owner_id],
+        )
+        return cursor.fetchall()
+
+
+def distances(*, owner_id: int, vector: bytes, ids: list[int]) -> dict[int, float]:
+    """Cosine distance from ``vector`` to each of the owner's memories in ``ids`` that has one."""
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT v.rowid, vec_distance_cosine(v.embedding, %s) "
+            "FROM json_each(%s) AS j CROSS JOIN memory_vec AS v ON v.rowid = j.value "
+            "WHERE v.owner_id = %s",
+            [vector, json.dumps(ids), owner_id],
+        )
+        return dict(cursor.fetchall())
+
+
+def vector_count(*, owner_id: int | None = None) -> int:
+    with connection.cursor() as cursor:
+        if owner_id is None:
+            cursor.execute("SELECT count(*) FROM memory_vec")
+        else:
+            cursor.execute("SELECT count(*) FROM memory_vec WHERE owner_id = %s", [owner_id])
+        return cursor.fetchone()[0]

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from conversations.models import Act
 from conversations.services import ensure_your_story
-from memories import search
+from memories import indexing, search
 from memories.models import Memory
 
 
@@ -84,7 +84,7 @@ def memory_store(
         act = ensure_your_story(owner=owner)
     elif act.owner_id != owner.pk:
         raise Act.DoesNotExist("Act matching query does not exist.")
-    return Memory.objects.create(
+    memory = Memory.objects.create(
         owner=owner,
         content=content,
         tags=tags,
@@ -93,6 +93,8 @@ def memory_store(
         happened_at=happened_at,
         **fields,
     )
+    indexing.request_indexing(owner_id=owner.pk)  # embed + entities, after commit
+    return memory
 
 
 @dataclass
@@ -195,6 +197,8 @@ def memory_update(
             memory.act = act
         memory.last_hit_at = timezone.now()
         memory.save()
+    if memory.indexed_hash != memory.content_hash:
+        indexing.request_indexing(owner_id=owner.pk)
     return memory
 
 

@@ -1,12 +1,21 @@
-"""django-q2 entry points for memories: thin, safe to run twice."""
+"""django-q2 entry points for memories: thin, take ids, safe to run twice."""
 
 from __future__ import annotations
 
 import logging
 
-from memories import services
+from memories import indexing, services
 
 log = logging.getLogger(__name__)
+
+
+def index_memories(owner_id: int | None = None) -> int:
+    """Embed and extract entities for pending memories (one member's, or everyone's when the
+    periodic sweep calls it, which also catches work a killed worker left behind)."""
+    done = indexing.index_memories(owner_id=owner_id)
+    if done:
+        log.info("indexed %s memories (owner %s)", done, owner_id or "all")
+    return done
 
 
 def prune() -> int:

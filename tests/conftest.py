@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 
-from memories import services
+from memories import indexing, services
 from talkingrock.models import ApiToken
 
 PASSWORD = "correct horse battery staple"
@@ -48,3 +49,24 @@ def remember(alice):
         return services.memory_store(owner=owner or alice, content=content, **fields)
 
     return store
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The cache holds "indexing already queued" flags keyed by member id, and ids come round
+    again from test to test."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def index():
+    """Run the write path's background step (embeddings, entities) now.
+
+    Tests run inside a transaction that never commits, so the on-commit task never fires."""
+
+    def run(owner=None) -> int:
+        return indexing.index_memories(owner_id=owner.pk if owner else None)
+
+    return run

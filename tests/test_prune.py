@@ -12,7 +12,7 @@ from django.utils import timezone
 from django_q.models import Schedule
 
 from memories import services, tasks
-from memories.housekeeping import ensure_prune_schedule
+from memories.housekeeping import ensure_schedules
 from memories.models import Memory
 
 
@@ -134,7 +134,7 @@ def test_the_prune_check_is_a_daily_cron_schedule_that_follows_settings(db):
     assert schedule.cron == "0 4 * * *"
 
     with memory_settings(prune_schedule="30 2 * * 0"):
-        ensure_prune_schedule()
+        ensure_schedules()
 
     assert Schedule.objects.get(name="memories.prune").cron == "30 2 * * 0"
     assert Schedule.objects.filter(name="memories.prune").count() == 1

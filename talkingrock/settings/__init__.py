@@ -102,6 +102,15 @@ DATABASES = {
     }
 }
 
+# Shared by the web server and the worker: django-q2 keeps its cluster heartbeat here, which is
+# how the web server knows whether background work will be picked up (talkingrock/jobs.py).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": DATA_DIR / "cache",
+    }
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -151,6 +160,8 @@ TALKINGROCK_MEMORY = {
     "prune_percent": float(os.environ.get("TALKINGROCK_PRUNE_PERCENT", 1)),
     "prune_schedule": os.environ.get("TALKINGROCK_PRUNE_SCHEDULE", "0 4 * * *"),
     "max_content_length": 10_000,
+    # Memories no queued task reached (a worker killed mid-batch) are indexed by this sweep.
+    "index_sweep_minutes": 5,
 }
 
 LOGGING = {

@@ -14,3 +14,4 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 # uncollected checkout neither warns nor breaks the browser tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -15,8 +15,12 @@ def main(username: str, count: int) -> None:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from memories import services
+    from memories import indexing, services
     from memories.models import Memory
+
+    # This process proves concurrent writes; with no worker running, each store would also embed
+    # its memory inline, which only makes the test slower (the model is not what is tested).
+    indexing.request_indexing = lambda **kwargs: None
 
     member = get_user_model().objects.get(username=username)
     print("ready", flush=True)

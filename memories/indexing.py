@@ -1,0 +1,140 @@
+"""The write path after a memory is stored (seed 002): embed it, extract its entities, link
+them. Runs in the background (``request_indexing``) and in ``manage.py reembed``.
+
+A memory is pending while ``indexed_hash`` differs from ``content_hash``, so editing a memory
+re-indexes it and running twice does nothing. The model and the extractor run outside any
+transaction; each batch is then written in one short transaction (TECH_NOTES §4: never hold the
+write lock across slow work). A row edited meanwhile keeps its new hash and is picked up again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+
+from memories import entities as entity_rules
+from memories import search
+from memories.models import Entity, Memory, Mention
+from talkingrock import embeddings, jobs
+
+BATCH_SIZE = 64
+_QUEUED_KEY = "memories:index-queued:{owner_id}"
+
+
+@dataclass(frozen=True)
+class Pending:
+    id: int
+    owner_id: int
+    content: str
+    content_hash: str
+
+
+def request_indexing(*, owner_id: int) -> None:
+    """Ask for the owner's pending memories to be indexed once the transaction commits.
+
+    One queued task serves every store made before it starts: the task clears the flag before it
+    looks for pending rows, so a store that lands after that look queues a task of its own.
+    """
+    if cache.add(_QUEUED_KEY.format(owner_id=owner_id), True, timeout=600):
+        jobs.enqueue("memories.tasks.index_memories", owner_id)
+
+
+def _pending(*, owner_id: int | None, after_id: int, everything: bool, limit: int) -> list[Pending]:
+    rows = Memory.objects.filter(pk__gt=after_id)
+    if owner_id is not None:
+        rows = rows.filter(owner_id=owner_id)
+    if not everything:
+        rows = rows.exclude(indexed_hash=F("content_hash"))
+    fields = ("id", "owner_id", "content", "content_hash")
+    return [Pending(*row) for row in rows.order_by("pk").values_list(*fields)[:limit]]
+
+
+def pending_count(*, owner_id: int | None = None, everything: bool = False) -> int:
+    rows = Memory.objects.all() if owner_id is None else Memory.objects.filter(owner_id=owner_id)
+    return rows.count() if everything else rows.exclude(indexed_hash=F("content_hash")).count()
+
+
+def _write_mentions(batch: list[Pending], found: list[list[entity_rules.ExtractedEntity]]):
+    ids = [item.id for item in batch]
+    Mention.objects.filter(memory_id__in=ids).delete()
+    wanted = {
+        (item.owner_id, e.normalized): e for item, es in zip(batch, found, strict=True) for e in es
+    }
+    known = {
+        (entity.owner_id, entity.normalized): entity
+        for entity in Entity.objects.filter(
+            owner_id__in={owner for owner, _ in wanted},
+            normalized__in={normalized for _, normalized in wanted},
+        )
+    }
+    new = [
+        Entity(owner_id=owner, name=e.name, normalized=normalized, kind=e.kind)
+        for (owner, normalized), e in wanted.items()
+        if (owner, normalized) not in known
+    ]
+    Entity.objects.bulk_create(new, ignore_conflicts=True)
+    if new:  # ignore_conflicts leaves the pks unset: read them back
+        known.update(
+            {
+                (entity.owner_id, entity.normalized): entity
+                for entity in Entity.objects.filter(
+                    owner_id__in={entity.owner_id for entity in new},
+                    normalized__in={entity.normalized for entity in new},
+                )
+            }
+        )
+    Mention.objects.bulk_create(
+        Mention(entity=known[(item.owner_id, e.normalized)], memory_id=item.id, surface=e.name)
+        for item, es in zip(batch, found, strict=True)
+        for e in es
+    )
+
+
+def index_batch(batch: list[Pending]) -> int:
+    """Embed and extract one batch, then write it; answers how many memories were written."""
+    vectors = embeddings.embed([item.content for item in batch])
+    computed = [
+        (item, vector, entity_rules.extract(item.content))
+        for item, vector in zip(batch, vectors, strict=True)
+    ]
+    with transaction.atomic():
+        # Only rows whose text is still what was embedded: a row deleted or edited meanwhile is
+        # skipped here and, if edited, indexed again on the next run.
+        current = set(
+            Memory.objects.filter(pk__in=[item.id for item in batch]).values_list(
+                "pk", "content_hash"
+            )
+        )
+        computed = [row for row in computed if (row[0].id, row[0].content_hash) in current]
+        search.replace_vectors(
+            [(item.id, item.owner_id, embeddings.to_blob(vector)) for item, vector, _ in computed]
+        )
+        _write_mentions([item for item, _, _ in computed], [found for _, _, found in computed])
+        for item, _, _ in computed:
+            Memory.objects.filter(pk=item.id).update(indexed_hash=item.content_hash)
+    return len(computed)
+
+
+def index_memories(
+    *,
+    owner_id: int | None = None,
+    everything: bool = False,
+    batch_size: int = BATCH_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> int:
+    """Index every pending memory (every memory with ``everything``); answers the count."""
+    if owner_id is not None:
+        cache.delete(_QUEUED_KEY.format(owner_id=owner_id))
+    done, after_id = 0, 0
+    while batch := _pending(
+        owner_id=owner_id, after_id=after_id, everything=everything, limit=batch_size
+    ):
+        done += index_batch(batch)
+        after_id = batch[-1].id
+        if progress:
+            progress(done)
+    return done

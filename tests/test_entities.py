@@ -1,0 +1,60 @@
+"""The offline entity rules: capitalised spans that name something, merged by normalised name."""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.entities import extract_offline, normalize
+
+
+def names(text: str) -> list[tuple[str, str]]:
+    return [(entity.name, entity.kind) for entity in extract_offline(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Sam is allergic to peanuts.", [("Sam", "other")]),
+        ("Lunch with Priya on Friday.", [("Priya", "other")]),
+        ("The dentist is on Monday in May.", []),
+        ("I think I'll call later. Yesterday was long.", []),
+        ("Going to see Dr. Novak tomorrow.", [("Dr Novak", "person")]),
+        ("Tell Aunt Jo about it.", [("Aunt Jo", "person")]),
+        ("Caroline: I went to a support group.", [("Caroline", "person")]),
+        ("The Bank of England wrote back.", [("Bank of England", "organisation")]),
+        ("Tom works at Acme Ltd now.", [("Tom", "other"), ("Acme Ltd", "organisation")]),
+        ("Camping in the Rocky Mountains.", [("Rocky Mountains", "place")]),
+        ("We moved to Leeds in June.", [("Leeds", "place")]),
+        ("Keys are at 12 Baker Street.", [("Baker Street", "place")]),
+        ("Kel leads the Thunderbird project.", [("Kel", "other"), ("Thunderbird", "project")]),
+        ("Novak's clinic moved.", [("Novak", "other")]),
+        ("Jean-Luc O'Brien said hi.", [("Jean-Luc O'Brien", "other")]),
+        ("Mum rang. Mum says hello.", [("Mum", "person")]),
+        ("all lower case, nothing named", []),
+    ],
+)
+def test_the_offline_rules_find_the_names_in_a_sentence(text, expected):
+    assert names(text) == expected
+
+
+def test_names_are_merged_by_their_normalised_form():
+    assert [e.normalized for e in extract_offline("Dr Novak rang. Novak's nurse too.")] == ["novak"]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Dr. Novak", "novak"),
+        ("Novak’s", "novak"),
+        ("Zoë", "zoe"),
+        ("Aunt  Jo", "jo"),
+        ("Dr", "dr"),
+    ],
+)
+def test_normalising_drops_titles_possessives_case_and_accents(name, key):
+    assert normalize(name) == key
+
+
+def test_any_text_at_all_is_safe():
+    for text in ["", "   ", "🔥 Émile 東京 Łódź", "A" * 5000, "... :: ''' ---", "\x00Sam\x01"]:
+        extract_offline(text)
