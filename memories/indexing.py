@@ -21,7 +21,8 @@ from memories import search
 from memories.models import Entity, Memory, Mention
 from talkingrock import embeddings, jobs
 
-BATCH_SIZE = 64
+# Texts per model call and per write transaction: enough for length-sorting to cut padding.
+BATCH_SIZE = 256
 _QUEUED_KEY = "memories:index-queued:{owner_id}"
 
 

@@ -253,3 +253,56 @@ class RecallHit(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.rank} {self.memory_id}"
+
+
+class MemoryItem(models.Model):
+    """A structured piece of a memory (seed 003): a person, task, decision, waiting-on, question
+    opened or resolved… The active ones are a member's open threads."""
+
+    class Type(models.TextChoices):
+        PERSON = "person"
+        TASK = "task"
+        DECISION = "decision"
+        WAITING_ON = "waiting_on"
+        QUESTION_RESOLVED = "question_resolved"
+        QUESTION_OPENED = "question_opened"
+        BLOCKER_CLEARED = "blocker_cleared"
+        PRIORITY_CHANGE = "priority_change"
+        ACT_REFERENCE = "act_reference"
+        INSIGHT = "insight"
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="items")
+    type = models.CharField(max_length=24, choices=Type.choices)
+    data = models.JSONField(default=dict)
+    is_active = models.BooleanField(default=True)
+    resolved_by = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="resolved_items"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["memory", "id"]
+        indexes = [models.Index(fields=["type", "is_active"], name="memory_item_type_active")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    type__in=[
+                        "person",
+                        "task",
+                        "decision",
+                        "waiting_on",
+                        "question_resolved",
+                        "question_opened",
+                        "blocker_cleared",
+                        "priority_change",
+                        "act_reference",
+                        "insight",
+                    ]
+                ),
+                name="memory_item_type_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_type_display()} of [id:{self.memory_id}]"

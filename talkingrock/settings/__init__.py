@@ -164,6 +164,58 @@ TALKINGROCK_MEMORY = {
     "index_sweep_minutes": 5,
 }
 
+# Hybrid recall (memories/recall.py). docs/benchmarks.md has the LoCoMo measurements these were
+# chosen by; change them with bench/locomo.py at hand.
+TALKINGROCK_RECALL = {
+    # Candidate lists. sqlite-vec's top-k cost grows with k (TECH_NOTES §1.2); 100 keeps a
+    # member's KNN near 20 ms at 100k memories. A filtered recall (acts, sources…) asks for more
+    # neighbours, because the filter runs after the top-k and can only shrink it.
+    "keyword_k": 200,
+    "vector_k": 100,
+    "filtered_vector_k": 400,
+    # Fusion on scores: BM25 scaled so the best keyword match is 1, plus meaning_weight × cosine
+    # similarity (every candidate gets both). Measured on LoCoMo: R@10 59.9 against 54.3 for
+    # reciprocal-rank fusion of the same lists, which throws the scores' gaps away; cosines
+    # sit in a narrow band (0.2–0.6), hence the weight of 3.
+    "meaning_weight": 3.0,
+    # A query name found on more than this share of the member's memories (their own name, a
+    # partner's) is left out of the embedded query and kept as a boost (named_entity_boost).
+    "common_name_share": 0.15,
+    "named_entity_boost": 0.3,
+    # Conversations: the neighbours of the best neighbour_seeds candidates join; every candidate
+    # gains neighbour_weight × its best neighbour's score (neighbour2_weight two away) and
+    # conversation_weight × its conversation's best score. What answers a question is often
+    # said a turn before or after what matches it.
+    "neighbour_seeds": 10,
+    "neighbour_weight": 0.4,
+    "neighbour2_weight": 0.15,
+    "conversation_weight": 0.6,
+    # Time: inside a window the query names, × (1 + time_boost); the time_k memories of the
+    # window nearest in meaning join (of the first time_scan in it).
+    "time_boost": 0.6,
+    "time_k": 20,
+    "time_scan": 2000,
+    # The best few candidates seed the entity hop and the co-recall links.
+    "seed_count": 5,
+    # Entity hop: gain = weight × IDF × the seed's share of the top score, for names on at most
+    # entity_max_share of the memories (or on at most entity_min_df, however few memories).
+    "entity_weight": 0.2,
+    "entity_max_share": 0.05,
+    "entity_min_df": 10,
+    "entity_fanout": 20,
+    # Co-recall links of the seeds, and how many top hits of a purposeful recall get linked.
+    "link_weight": 0.3,
+    "link_fanout": 20,
+    "link_top": 5,
+    # Relevance decides; use and age only break near-ties: at most +10 % each for a memory used
+    # within the hour (access decay 0.99^(hours/strength)) and one from the last three days
+    # (recency exp(-hours/72)). Reinforcement is exp(0.2 × score) as in memory_query.
+    "decay_weight": 0.1,
+    "recency_weight": 0.1,
+    # Dotted path to callable(query, hits) -> hits, e.g. a cross-encoder; off by default.
+    "reranker": None,
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,0 +1,334 @@
+"""Turn-level recall on LoCoMo, through the real write and read paths (issue 3, "Measure").
+
+Usage (from the project root)::
+
+    .venv/bin/python bench/locomo.py [--data ../shared/data/locomo] [--keep DIR | --reuse DIR]
+        [--set key=value ...] [--conversations 0-9] [--modes keywords vectors hybrid]
+
+Each of the ten conversations becomes one member's memories, one memory per turn:
+``Speaker: text`` (with the image caption of a shared photo), ``happened_at`` the session's date
+and time (a second per turn keeps their order), each session an archived conversation that its
+turns' memories come from, stored through ``memory_store`` into a fresh
+database under a temporary ``TALKINGROCK_DATA_DIR`` and indexed by ``memories.indexing`` (the
+real embedding model and entity rules), which also gives the ingest rate. The dialog id of every
+turn is kept by this script, not in the memory. Then every question with evidence is asked:
+
+- ``keywords``: the FTS5 list alone (``search.keyword_candidates``, sanitised as memory_query);
+- ``vectors``: the sqlite-vec list alone (``search.nearest``, the query embedded);
+- ``hybrid``: ``memories.recall.recall(member, question, k=50, at=<day after the last session>)``.
+
+Recall@k is the share of a question's evidence turns among the first k results, averaged over
+questions: overall for categories 1-4 (category 5, adversarial, is shown on its own, as are the
+audit's corrected evidence ids from ``errors.json``). The data is read where it lies and never
+copied into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KS = (5, 10, 25, 50)
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+HEADLINE = (1, 2, 3, 4)
+DRAGON = (56.7, 66.2, 76.7, 82.7)  # LoCoMo paper, Table 3, dialog turns
+TARGET = {10: 75.0, 50: 90.0}
+
+
+def evidence_ids(raw: list[str]) -> list[str]:
+    """'D1:3', 'D8:6; D9:17', 'D:1:3' → ['D1:3', …]; malformed ids are dropped."""
+    ids = []
+    for item in raw:
+        for part in re.split(r"[;,\s]+", item):
+            if match := re.fullmatch(r"D:?(\d+):0*(\d+)", part):
+                normalised = f"D{int(match[1])}:{int(match[2])}"
+                if normalised not in ids:
+                    ids.append(normalised)
+    return ids
+
+
+def load(data: Path) -> list[dict]:
+    conversations = json.loads((data / "locomo10.json").read_text())
+    corrections = {
+        item["question_id"]: evidence_ids(item["correct_evidence"])
+        for item in json.loads((data / "errors.json").read_text())
+        if item.get("correct_evidence")
+    }
+    loaded = []
+    for index, sample in enumerate(conversations):
+        dialogue = sample["conversation"]
+        sessions = sorted(
+            int(key.split("_")[1]) for key in dialogue if re.fullmatch(r"session_\d+", key)
+        )
+        turns = []
+        for number in sessions:
+            when = datetime.strptime(
+                dialogue[f"session_{number}_date_time"].strip(), "%I:%M %p on %d %B, %Y"
+            )
+            for position, turn in enumerate(dialogue[f"session_{number}"]):
+                text = f"{turn['speaker']}: {turn['text']}"
+                if turn.get("blip_caption"):
+                    text += f" [shared a photo: {turn['blip_caption']}]"
+                turns.append(
+                    {
+                        "id": turn["dia_id"],
+                        "text": text,
+                        "at": when + timedelta(seconds=position),
+                        "session": number,
+                    }
+                )
+        questions = []
+        for number, qa in enumerate(sample["qa"]):
+            evidence = evidence_ids(qa.get("evidence", []))
+            if evidence:
+                questions.append(
+                    {
+                        "question": qa["question"],
+                        "category": qa["category"],
+                        "evidence": evidence,
+                        "corrected": corrections.get(f"locomo_{index}_qa{number}", evidence),
+                    }
+                )
+        loaded.append({"index": index, "turns": turns, "questions": questions})
+    return loaded
+
+
+def setup_django(data_dir: Path) -> None:
+    os.environ["TALKINGROCK_DATA_DIR"] = str(data_dir)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def ingest(conversations: list[dict]) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.utils import timezone
+
+    from conversations.models import Conversation
+    from memories import indexing, services
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    for conversation in conversations:
+        member = get_user_model().objects.create_user(f"locomo{conversation['index']}")
+        sessions: dict[int, Conversation] = {}
+        with transaction.atomic():
+            for turn in conversation["turns"]:
+                when = timezone.make_aware(turn["at"])
+                if turn["session"] not in sessions:  # each LoCoMo session is one conversation
+                    sessions[turn["session"]] = Conversation.objects.create(
+                        owner=member,
+                        status=Conversation.Status.ARCHIVED,
+                        started_at=when,
+                        archived_at=when,
+                    )
+                services.memory_store(
+                    owner=member,
+                    content=turn["text"],
+                    source="conversation",
+                    happened_at=when,
+                    conversation=sessions[turn["session"]],
+                )
+    stored = time.perf_counter() - started
+    count = sum(len(c["turns"]) for c in conversations)
+    started = time.perf_counter()
+    indexed = indexing.index_memories()
+    embedding_seconds = time.perf_counter() - started
+    return {
+        "memories": count,
+        "indexed": indexed,
+        "store_seconds": stored,
+        "index_seconds": embedding_seconds,
+        "ingest_rate": count / (stored + embedding_seconds),
+    }
+
+
+def dialog_ids(member) -> dict[int, str]:
+    """memory id → dialog id: turns were stored in order, so the n-th memory is the n-th turn."""
+    from memories.models import Memory
+
+    return dict(
+        enumerate(Memory.objects.filter(owner=member).order_by("pk").values_list("pk", flat=True))
+    )
+
+
+def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[int]]]:
+    from django.contrib.auth import get_user_model
+
+    from memories import search
+    from memories.recall import recall
+    from talkingrock import embeddings
+
+    member = get_user_model().objects.get(username=f"locomo{conversation['index']}")
+    ranked: dict[str, list[list[int]]] = defaultdict(list)
+    timings: list[float] = []
+    for question in conversation["questions"]:
+        text = question["question"]
+        if "keywords" in modes:
+            terms, _ = search.within_budget(search.sanitise(text).terms)
+            rows = search.keyword_candidates(
+                owner_id=member.pk,
+                match=search.match_expression(terms),
+                limit=max(KS),
+                include_archived=False,
+            )
+            ranked["keywords"].append([memory_id for memory_id, _ in rows])
+        if "vectors" in modes:
+            vector = embeddings.to_blob(embeddings.embed_one(text))
+            rows = search.nearest(owner_id=member.pk, vector=vector, k=max(KS))
+            ranked["vectors"].append([memory_id for memory_id, _ in rows])
+        if "hybrid" in modes:
+            started = time.perf_counter()
+            result = recall(member, text, k=max(KS), at=at)
+            timings.append(time.perf_counter() - started)
+            ranked["hybrid"].append([hit.memory_id for hit in result.hits])
+    ranked["_timings"] = timings  # type: ignore[assignment]
+    ranked["_member"] = member  # type: ignore[assignment]
+    return ranked
+
+
+def recall_at(ranked_ids: list[str], evidence: list[str], k: int) -> float:
+    top = set(ranked_ids[:k])
+    return sum(e in top for e in evidence) / len(evidence)
+
+
+def evaluate(conversations, modes, subset) -> tuple[dict, list[float]]:
+    from django.utils import timezone
+
+    scores: dict = defaultdict(lambda: defaultdict(list))  # (mode, evidence) → group → rows
+    timings: list[float] = []
+    for conversation in conversations:
+        if conversation["index"] not in subset:
+            continue
+        last = max(turn["at"] for turn in conversation["turns"])
+        at = timezone.make_aware(last + timedelta(days=1))
+        ranked = rank_lists(conversation, modes, at)
+        timings += ranked.pop("_timings")
+        member = ranked.pop("_member")
+        to_dialog = {pk: conversation["turns"][n]["id"] for n, pk in dialog_ids(member).items()}
+        for mode, lists in ranked.items():
+            for question, memory_ids in zip(conversation["questions"], lists, strict=True):
+                ids = [to_dialog[pk] for pk in memory_ids]
+                for evidence_key in ("evidence", "corrected"):
+                    row = [recall_at(ids, question[evidence_key], k) for k in KS]
+                    groups = [question["category"]]
+                    if question["category"] in HEADLINE:
+                        groups.append("all")
+                    for group in groups:
+                        scores[(mode, evidence_key)][group].append(row)
+    return scores, timings
+
+
+def table(scores, modes) -> str:
+    lines = []
+    for evidence_key, title in (
+        ("evidence", "original evidence"),
+        ("corrected", "audit-corrected"),
+    ):
+        lines.append(f"\n### Turn-level recall, {title} (categories 1-4 overall)\n")
+        lines.append("| mode | group | n | R@5 | R@10 | R@25 | R@50 |")
+        lines.append("|---|---|---|---|---|---|---|")
+        for mode in modes:
+            groups = scores[(mode, evidence_key)]
+            for group in ["all", *CATEGORIES]:
+                rows = groups.get(group)
+                if not rows:
+                    continue
+                means = [100 * statistics.fmean(row[i] for row in rows) for i in range(len(KS))]
+                name = "**all 1-4**" if group == "all" else f"{group} {CATEGORIES[group]}"
+                lines.append(
+                    f"| {mode} | {name} | {len(rows)} | "
+                    + " | ".join(f"{value:.1f}" for value in means)
+                    + " |"
+                )
+        lines.append(
+            "| DRAGON (paper) | all 1-4 | | " + " | ".join(f"{v:.1f}" for v in DRAGON) + " |"
+        )
+    return "\n".join(lines)
+
+
+def parse_subset(text: str) -> set[int]:
+    chosen = set()
+    for part in text.split(","):
+        start, _, end = part.partition("-")
+        chosen.update(range(int(start), int(end or start) + 1))
+    return chosen
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "locomo")
+    parser.add_argument("--keep", type=Path, help="build the database here and keep it")
+    parser.add_argument("--reuse", type=Path, help="ask the questions of a kept database")
+    parser.add_argument("--conversations", default="0-9", help="e.g. 0-4 or 5-9 or 0,3")
+    parser.add_argument("--modes", nargs="+", default=["keywords", "vectors", "hybrid"])
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a TALKINGROCK_RECALL setting for this run (JSON value)",
+    )
+    parser.add_argument("--json", type=Path, help="also write the scores here")
+    args = parser.parse_args(argv)
+
+    conversations = load(args.data)
+    data_dir = args.reuse or args.keep or Path(tempfile.mkdtemp(prefix="talkingrock-locomo-"))
+    data_dir.mkdir(parents=True, exist_ok=True)
+    setup_django(data_dir)
+    from django.conf import settings
+
+    for item in args.set:
+        key, _, value = item.partition("=")
+        if key not in settings.TALKINGROCK_RECALL:
+            parser.error(f"unknown recall setting {key!r}")
+        settings.TALKINGROCK_RECALL[key] = json.loads(value)
+
+    if not args.reuse:
+        facts = ingest(conversations)
+        print(
+            f"ingest: {facts['memories']:,} memories stored in {facts['store_seconds']:.1f} s, "
+            f"embedded and entity-indexed in {facts['index_seconds']:.1f} s: "
+            f"{facts['ingest_rate']:.0f} memories/s end to end"
+        )
+    subset = parse_subset(args.conversations)
+    started = time.perf_counter()
+    scores, timings = evaluate(conversations, args.modes, subset)
+    print(f"questions asked in {time.perf_counter() - started:.0f} s")
+    if timings:
+        timings.sort()
+        print(
+            f"hybrid recall() per question: p50 {1000 * timings[len(timings) // 2]:.1f} ms, "
+            f"p95 {1000 * timings[int(len(timings) * 0.95)]:.1f} ms (query embedding included)"
+        )
+    if args.set:
+        print("settings changed for this run:", ", ".join(args.set))
+    print(table(scores, args.modes))
+    if args.json:
+        args.json.write_text(
+            json.dumps({f"{m}|{e}": v for (m, e), v in scores.items()}, default=str)
+        )
+    if not args.keep and not args.reuse:
+        import shutil
+
+        shutil.rmtree(data_dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
