@@ -48,4 +48,14 @@ class SearchForm(forms.Form):
             }
         ),
     )
+    mode = forms.ChoiceField(
+        choices=[("keywords", "by keywords"), ("meaning", "by meaning")],
+        required=False,
+        initial="keywords",
+        widget=forms.RadioSelect,
+        label="Search",
+    )
     archived = forms.BooleanField(required=False, label="Include archived")
+
+    def clean_mode(self) -> str:
+        return self.cleaned_data["mode"] or "keywords"

@@ -16,4 +16,6 @@ urlpatterns = [
     path("memories/<int:pk>/archive/", views.archive_memory, name="archive-memory"),
     path("memories/<int:pk>/restore/", views.restore, name="restore"),
     path("memories/<int:pk>/delete/", views.delete, name="delete"),
+    path("entities/", views.entities, name="entities"),
+    path("entities/<int:pk>/", views.entity, name="entity"),
 ]

@@ -20,10 +20,12 @@ from conversations.services import ensure_your_story
 from memories import search as memory_search
 from memories import services
 from memories.forms import MemoryForm, SearchForm
-from memories.models import Memory
+from memories.models import Entity, Memory, MemoryLink
+from memories.recall import recall
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
+RELATED_LIMIT = 10
 
 # Pages that answer HTMX with a fragment and everyone else with the whole page: the same URL
 # has two bodies, so caches (the browser's back button included) must key on the header.
@@ -96,18 +98,22 @@ def act_memories(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @varies_on_htmx
 def search(request: HttpRequest) -> HttpResponse:
+    """Keywords (memory_query, with each rank factor) or meaning (hybrid recall, with the lists,
+    entity path and time window behind each hit)."""
     form = SearchForm(request.GET)
-    result = None
+    result = recalled = None
     if form.is_valid() and form.cleaned_data["q"]:
-        result = services.memory_query(
-            owner=request.user,
-            query=form.cleaned_data["q"],
-            limit=SEARCH_LIMIT,
-            include_archived=form.cleaned_data["archived"],
-        )
+        query, archived = form.cleaned_data["q"], form.cleaned_data["archived"]
+        if form.cleaned_data["mode"] == "meaning":
+            recalled = recall(request.user, query, k=SEARCH_LIMIT, include_archived=archived)
+        else:
+            result = services.memory_query(
+                owner=request.user, query=query, limit=SEARCH_LIMIT, include_archived=archived
+            )
     context = {
         "search_form": form,
         "result": result,
+        "recalled": recalled,
         "limit": SEARCH_LIMIT,
         "score_factor": memory_search.SCORE_FACTOR,
         "recency_per_day": memory_search.RECENCY_PER_DAY,
@@ -138,7 +144,51 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         return render(
             request, "memories/_card.html", {"memory": memory, "next": _safe_next(request)}
         )
-    return render(request, "memories/detail.html", {"memory": memory})
+    related = (
+        MemoryLink.objects.filter(memory=memory, related__owner=request.user)
+        .select_related("related")
+        .order_by("-strength", "-updated_at")[:RELATED_LIMIT]
+    )
+    return render(
+        request,
+        "memories/detail.html",
+        {
+            "memory": memory,
+            "entities": memory.entities.filter(owner=request.user).order_by("name"),
+            "related": related,
+        },
+    )
+
+
+def get_entity_for_user(request: HttpRequest, pk: int) -> Entity:
+    return get_object_or_404(Entity, pk=pk, owner=request.user)
+
+
+@login_required
+def entities(request: HttpRequest) -> HttpResponse:
+    """Everyone and everything the member's memories name, most mentioned first."""
+    rows = (
+        Entity.objects.filter(owner=request.user)
+        .annotate(mention_count=Count("mentions"))
+        .order_by("-mention_count", "name")
+    )
+    return render(request, "memories/entities.html", {"page": _page(request, rows)})
+
+
+@login_required
+@varies_on_htmx
+def entity(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every memory that mentions one entity, newest first."""
+    named = get_entity_for_user(request, pk)
+    memories = (
+        Memory.objects.filter(owner=request.user, mentions__entity=named)
+        .select_related("act")
+        .order_by("-created_at", "-id")
+    )
+    context = {"entity": named, "page": _page(request, memories)}
+    if _wants_fragment(request):
+        return render(request, "memories/entity.html#memory-page", context)
+    return render(request, "memories/entity.html", context)
 
 
 @login_required

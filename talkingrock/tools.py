@@ -12,8 +12,10 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 
+from conversations.models import Act
 from memories import services as memory_services
 from memories.models import Memory
+from memories.recall import recall
 
 
 class ToolError(Exception):
@@ -142,6 +144,8 @@ def call_tool(user, name: str, /, **args: Any) -> dict[str, Any]:
 def _not_found_message(error: ObjectDoesNotExist, args: dict[str, Any]) -> str:
     if isinstance(error, Memory.DoesNotExist) and "id" in args:
         return f"Memory {args['id']} not found."
+    if isinstance(error, Act.DoesNotExist) and "act_id" in args:
+        return f"Act {args['act_id']} not found."
     return "Not found."
 
 
@@ -246,3 +250,49 @@ def _memory_update(user, *, id, content, tags=None):
     return memory_as_dict(
         memory_services.memory_update(owner=user, memory_id=id, content=content, tags=tags)
     )
+
+
+# --- hybrid recall (seed 002) -------------------------------------------------------------------
+
+
+@tool(
+    "search_memories",
+    "Find memories by meaning as well as keywords: paraphrases, names shared with a match, what "
+    "was said around it and the time the query names ('last week'). Each result says why it "
+    "matched. Use memory_query for an exact keyword search.",
+    {
+        "query": {"type": "string", "maxLength": 10_000},
+        "act_id": {"type": ["integer", "null"], "minimum": 1, "description": "Only this act."},
+        "your_story_only": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+    },
+    required=("query",),
+)
+def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=10):
+    acts = None
+    if act_id is not None:
+        acts = [Act.objects.get(pk=act_id, owner=user)]
+    result = recall(
+        user,
+        query,
+        k=limit,
+        acts=acts,
+        your_story_only=your_story_only,
+        purpose="tool:search_memories",
+    )
+    answer: dict[str, Any] = {
+        "results": [
+            {
+                "id": hit.memory_id,
+                "ref": f"[id:{hit.memory_id}]",
+                "content": hit.memory.content,
+                "act_id": hit.memory.act_id,
+                "score": round(hit.score, 4),
+                "why": {**hit.components, "reasons": hit.why},
+            }
+            for hit in result.hits
+        ]
+    }
+    if result.message:
+        answer["message"] = result.message
+    return answer

@@ -19,13 +19,13 @@ from django.urls.converters import IntConverter
 
 from conversations.models import Act
 from conversations.services import ensure_your_story
-from memories import services
-from memories.models import Memory
+from memories import indexing, services
+from memories.models import Entity, Memory
 from talkingrock import urls as root_urls
 from talkingrock.models import ApiToken
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
-SECRET = "Zanzibar holiday safe code is 7391"
+SECRET = "The safe code of the Zanzibar holiday flat is 7391"
 ARCHIVED_SECRET = "Quixotic locker combination 2468"
 ACT_SECRET = "Surprise party planning"
 ACT_MEMORY = "Balloons hidden in the loft"
@@ -42,23 +42,29 @@ class Alices:
     act: Act
     act_memory: Memory
     token: ApiToken
+    entity: Entity
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
 
 
 @pytest.fixture
-def alices(alice, remember) -> Alices:
+def alices(alice, remember, index) -> Alices:
     act = Act.objects.create(owner=alice, title=ACT_SECRET, description="Do not tell anyone")
     archived = remember(ARCHIVED_SECRET)
     services.memory_archive(owner=alice, memory_id=archived.pk)
+    memory = remember(SECRET, tags="holiday, private")
+    act_memory = remember(ACT_MEMORY, act=act)
+    index(alice)  # vectors and entities, so that recall could find them
+    memory.refresh_from_db()
     return Alices(
         member=alice,
-        memory=remember(SECRET, tags="holiday, private"),
+        memory=memory,
         archived=archived,
         act=act,
-        act_memory=remember(ACT_MEMORY, act=act),
+        act_memory=act_memory,
         token=ApiToken.issue(owner=alice, name=TOKEN_NAME)[0],
+        entity=Entity.objects.get(owner=alice, normalized="zanzibar"),
     )
 
 
@@ -105,6 +111,7 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:archive-memory": ("memory", [POST, POST_HTMX], 404),
     "memories:restore": ("archived", [POST, POST_HTMX], 404),
     "memories:delete": ("memory", [GET, GET_HTMX, POST, POST_HTMX], 404),
+    "memories:entity": ("entity", [GET, GET_HTMX, Visit("get", {"page": 2}, htmx=True)], 404),
     "token-revoke": ("token", [POST], 404),
     # Removing members is for household admins; bob is not one, so he is refused outright.
     "member-remove": ("member", [GET, POST], 403),
@@ -166,7 +173,14 @@ def test_bob_cannot_reach_alices_rows_through_any_url(bob_client, bob, alices, n
 
 def test_alice_still_reaches_her_own_rows_at_the_same_urls(alice_client, alices):
     # The cases above must fail for the right reason: the same requests work for the owner.
-    for name in ("memories:act", "memories:detail", "memories:edit", "memories:delete"):
+    names = (
+        "memories:act",
+        "memories:detail",
+        "memories:edit",
+        "memories:delete",
+        "memories:entity",
+    )
+    for name in names:
         target, _, _ = ID_URL_CASES[name]
         response = alice_client.get(reverse(name, args=[alices.pk_of(target)]))
         assert response.status_code == 200, name
@@ -268,6 +282,9 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
         (reverse("memories:search"), {"q": words}, {}),
         (reverse("memories:search"), {"q": words, "archived": "on"}, {}),
         (reverse("memories:search"), {"q": words, "archived": "on"}, HTMX),
+        (reverse("memories:search"), {"q": words, "mode": "meaning"}, {}),
+        (reverse("memories:search"), {"q": words, "mode": "meaning", "archived": "on"}, HTMX),
+        (reverse("memories:entities"), {}, {}),
         (reverse("memories:archive"), {}, {}),
         (reverse("memories:archive"), {}, HTMX),
         (reverse("settings"), {}, {}),
@@ -283,8 +300,10 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
         assert_nothing_of_alices_shown(response)
         assert alices.token.hint not in response.content.decode(), url
 
-    search = bob_client.get(reverse("memories:search"), {"q": "holiday safe"})
-    assert bobs.get_absolute_url() in search.content.decode()  # bob does find his own
+    indexing.index_memories(owner_id=bob.pk)
+    for mode in ("keywords", "meaning"):
+        search = bob_client.get(reverse("memories:search"), {"q": "holiday safe", "mode": mode})
+        assert bobs.get_absolute_url() in search.content.decode(), mode  # bob finds his own
     exported = json.loads(bob_client.get(reverse("export", args=["json"])).content)
     assert [m["content"] for m in exported["memories"]] == [bobs.content]
     assert [a["title"] for a in exported["acts"]] == ["Your Story"]
