@@ -143,7 +143,7 @@ def questions(count: int, seed: int) -> list[str]:
 
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def measure(count: int, seed: int) -> dict:
