@@ -808,8 +808,12 @@ def build(size: int, corpus: Corpus, items, args) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
+    from memories import indexing
     from memories.services import memory_store
 
+    # This measures the keyword path; embedding each memory (which would run inline at every
+    # commit, with no worker in this process) is measured by bench/recall_latency.py.
+    indexing.request_indexing = lambda **kwargs: None
     User = get_user_model()
     users = {name: User.objects.create_user(username=name) for name in MEMBERS}
     sample = min(args.autocommit_sample, size)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from memories.models import Memory
+from memories.models import Entity, Memory, MemoryLink, Recall, RecallHit
 from talkingrock.admin_mixins import OwnedRowsAdmin
 
 
@@ -49,3 +49,58 @@ class MemoryAdmin(OwnedRowsAdmin, admin.ModelAdmin):
             # A staff member's act filter must not list other members' acts.
             filters.remove("act")
         return filters
+
+
+@admin.register(Entity)
+class EntityAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = ["name", "kind", "owner", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["owner"]
+    search_fields = ["name", "normalized"]
+    readonly_fields = ["normalized", "created_at"]
+
+
+class RecallHitInline(admin.TabularInline):
+    model = RecallHit
+    extra = 0
+    can_delete = False
+    fields = ["rank", "memory", "score", "influence", "components"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Recall)
+class RecallAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    """The transparency trail: read-only, it records what happened."""
+
+    list_display = ["query", "purpose", "owner", "created_at", "duration_ms"]
+    list_filter = ["purpose"]
+    list_select_related = ["owner"]
+    search_fields = ["query"]
+    readonly_fields = [
+        "owner",
+        "query",
+        "purpose",
+        "conversation",
+        "message",
+        "parameters",
+        "duration_ms",
+        "created_at",
+    ]
+    inlines = [RecallHitInline]
+    staff_may_add = staff_may_change = False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(MemoryLink)
+class MemoryLinkAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = ["memory", "related", "strength", "owner", "updated_at"]
+    list_select_related = ["owner", "memory", "related"]
+    raw_id_fields = ["memory", "related"]

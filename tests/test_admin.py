@@ -279,3 +279,45 @@ def test_a_member_added_in_the_admin_gets_your_story(alice_client):
 
     dave = User.objects.get(username="dave")
     assert Act.objects.filter(owner=dave, is_your_story=True).exists()
+
+
+# --- Recall trail, names and links ----------------------------------------------------------
+
+
+@pytest.fixture
+def trails(alice, carol, household, index):
+    from memories.recall import recall
+
+    index()
+    return {
+        "alice": recall(alice, "boiler", k=2, purpose="chat").recall_id,
+        "carol": recall(carol, "piano lesson", k=2, purpose="chat").recall_id,
+    }
+
+
+def test_a_staff_member_sees_only_their_own_recall_trail(carol_client, trails):
+    response = carol_client.get(reverse("admin:memories_recall_changelist"))
+
+    assert listed(response) == ["chat: piano lesson"]
+    other = reverse("admin:memories_recall_change", args=[trails["alice"]])
+    assert carol_client.get(other).status_code == 302  # "does not exist", back to the index
+
+
+def test_the_recall_trail_is_read_only_even_for_a_superuser(alice_client, trails):
+    url = reverse("admin:memories_recall_change", args=[trails["alice"]])
+
+    response = alice_client.get(url)
+
+    assert response.status_code == 200
+    assert not response.context["has_change_permission"]
+    assert alice_client.get(reverse("admin:memories_recall_add")).status_code == 403
+
+
+def test_a_staff_member_sees_only_their_own_names(carol_client, carol, remember, index):
+    remember("The piano teacher is Mrs Patel.", owner=carol)
+    remember("The dentist is Dr Novak.")
+    index()
+
+    response = carol_client.get(reverse("admin:memories_entity_changelist"))
+
+    assert listed(response) == ["Mrs Patel"]
