@@ -5,7 +5,7 @@ class MemoriesConfig(AppConfig):
     name = "memories"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_migrate
+        from django.db.models.signals import post_delete, post_migrate
 
         from memories.housekeeping import ensure_schedules, restore_fts_triggers
         from talkingrock.embeddings import check_model_package
@@ -14,3 +14,14 @@ class MemoriesConfig(AppConfig):
 
         post_migrate.connect(restore_fts_triggers, sender=self, dispatch_uid="memories.fts_guard")
         post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="memories.schedules")
+        post_delete.connect(
+            vector_deleted, sender=self.get_model("Memory"), dispatch_uid="memories.vector_deleted"
+        )
+
+
+def vector_deleted(sender, instance, **kwargs) -> None:
+    """A deleted memory's vector goes with it (a trigger); processes holding the member's
+    vectors in memory re-read them (memories/vectors.py)."""
+    from memories.vectors import record_deletion
+
+    record_deletion(instance.owner_id)

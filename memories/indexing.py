@@ -9,6 +9,7 @@ write lock across slow work). A row edited meanwhile keeps its new hash and is p
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.db.models import F
 
 from memories import entities as entity_rules
-from memories import search
+from memories import search, vectors
 from memories.models import Entity, Memory, Mention
 from talkingrock import embeddings, jobs
 
@@ -97,10 +98,10 @@ def _write_mentions(batch: list[Pending], found: list[list[entity_rules.Extracte
 
 def index_batch(batch: list[Pending]) -> int:
     """Embed and extract one batch, then write it; answers how many memories were written."""
-    vectors = embeddings.embed([item.content for item in batch])
+    embedded = embeddings.embed([item.content for item in batch])
     computed = [
         (item, vector, entity_rules.extract(item.content))
-        for item, vector in zip(batch, vectors, strict=True)
+        for item, vector in zip(batch, embedded, strict=True)
     ]
     with transaction.atomic():
         # Only rows whose text is still what was embedded: a row deleted or edited meanwhile is
@@ -114,6 +115,10 @@ def index_batch(batch: list[Pending]) -> int:
         search.replace_vectors(
             [(item.id, item.owner_id, embeddings.to_blob(vector)) for item, vector, _ in computed]
         )
+        written = defaultdict(list)
+        for item, _, _ in computed:
+            written[item.owner_id].append(item.id)
+        vectors.record_writes(set(written), written)
         _write_mentions([item for item, _, _ in computed], [found for _, _, found in computed])
         for item, _, _ in computed:
             Memory.objects.filter(pk=item.id).update(indexed_hash=item.content_hash)

@@ -5,6 +5,7 @@ import hashlib
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
@@ -68,6 +69,9 @@ class Memory(models.Model):
     # The content hash the vector and the entity mentions were computed from; when it differs
     # from content_hash the memory waits for the indexing task (memories/indexing.py).
     indexed_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # The owner's VectorClock tick when this memory's vector was last written: a process holding
+    # the member's vectors in memory asks for the rows written after the tick it has.
+    vector_tick = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -76,6 +80,11 @@ class Memory(models.Model):
             models.Index(fields=["owner", "act", "-created_at"], name="memory_owner_act_created"),
             models.Index(fields=["owner", "content_hash"], name="memory_owner_hash"),
             models.Index(fields=["owner", "archived_at"], name="memory_owner_archived"),
+            # "What happened in March": recall's time window, without scanning a member's rows.
+            models.Index(
+                F("owner"), Coalesce("happened_at", "created_at"), name="memory_owner_when"
+            ),
+            models.Index(fields=["owner", "vector_tick"], name="memory_owner_vector_tick"),
             # The few memories waiting for the indexing task, without scanning the rest.
             models.Index(
                 fields=["owner"],
@@ -116,6 +125,21 @@ class Memory(models.Model):
     @property
     def tag_list(self) -> list[str]:
         return [t.strip() for t in self.tags.split(",") if t.strip()]
+
+
+class VectorClock(models.Model):
+    """Per member: how many times their vectors were written (``tick``) and memories deleted
+    (``deletions``). Both only ever grow; writers take the database's write lock first, so a
+    reader that has seen tick N has seen every vector written up to N (memories/vectors.py)."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    tick = models.BigIntegerField(default=0)
+    deletions = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"vectors of {self.owner_id}: tick {self.tick}, deletions {self.deletions}"
 
 
 class Entity(models.Model):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -32,7 +33,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from conversations.models import Act
-from memories import search
+from memories import search, vectors
 from memories.entities import COMMON, normalize
 from memories.models import Entity, Memory, MemoryLink, Mention, Recall, RecallHit
 from memories.timephrases import Window, find_window
@@ -208,9 +209,10 @@ def recall(
     vector = None
     similarity: dict[int, float] = {}
     if query.strip():
-        vector = embeddings.to_blob(embeddings.embed_one(_meaning_text(query, named)))
+        vector = embeddings.embed_one(_meaning_text(query, named))
+        embeddings.to_blob(vector)  # refuses a wrong size or NaN before any search sees it
         k_vec = _config("filtered_vector_k" if filtered else "vector_k")
-        nearest = search.nearest(owner_id=owner.pk, vector=vector, k=k_vec)
+        nearest = _nearest(owner, vector, k_vec)
         for rank, (memory_id, distance) in enumerate(nearest, start=1):
             similarity[memory_id] = 1 - distance
             pool.parts[memory_id]["meaning"] = {"rank": rank}
@@ -296,13 +298,24 @@ def recall(
     return result
 
 
-def _similarities(owner, vector: bytes, ids: list[int]) -> dict[int, float]:
-    return {
-        memory_id: 1 - distance
-        for memory_id, distance in search.distances(
-            owner_id=owner.pk, vector=vector, ids=ids
-        ).items()
-    }
+def _in_memory() -> bool:
+    return _config("vector_search") == "memory"
+
+
+def _nearest(owner, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """(memory id, cosine distance) of the member's k nearest: the same exact scan either way,
+    through BLAS on this process's copy (memories/vectors.py) or in sqlite-vec."""
+    if _in_memory():
+        return vectors.nearest(owner_id=owner.pk, vector=vector, k=k)
+    return search.nearest(owner_id=owner.pk, vector=embeddings.to_blob(vector), k=k)
+
+
+def _similarities(owner, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+    if _in_memory():
+        found = vectors.distances(owner_id=owner.pk, vector=vector, ids=ids)
+    else:
+        found = search.distances(owner_id=owner.pk, vector=embeddings.to_blob(vector), ids=ids)
+    return {memory_id: 1 - distance for memory_id, distance in found.items()}
 
 
 def _add_meaning(pool: _Pool, memory_id: int, similarity: float) -> None:
@@ -311,21 +324,27 @@ def _add_meaning(pool: _Pool, memory_id: int, similarity: float) -> None:
     pool.parts[memory_id].setdefault("meaning", {})["similarity"] = round(similarity, 4)
 
 
-def _add_from_window(owner, pool: _Pool, window: Window, vector: bytes, include_archived):
+def _add_from_window(owner, pool: _Pool, window: Window, vector, include_archived):
     """The window's memories nearest in meaning join the candidates."""
-    in_window = Memory.objects.annotate(when=Coalesce("happened_at", "created_at")).filter(
-        owner=owner, status=Memory.Status.CONFIRMED, when__gte=window.start, when__lt=window.end
+    in_window = (
+        Memory.objects.annotate(when=Coalesce("happened_at", "created_at"))
+        .filter(
+            owner=owner, status=Memory.Status.CONFIRMED, when__gte=window.start, when__lt=window.end
+        )
+        .order_by()  # the memory_owner_when index, not a sort
     )
     if not include_archived:
         in_window = in_window.filter(archived_at=None)
-    ids = list(in_window.values_list("pk", flat=True)[: _config("time_scan")])
+    ids = list(in_window.values_list("pk", flat=True)[: _config("time_scan") + 1])
+    if len(ids) > _config("time_scan"):
+        return  # a window this full ("last year") is the lists' job; it still lifts (below)
     similarity = _similarities(owner, vector, [i for i in ids if i not in pool])
     for memory_id in sorted(similarity, key=lambda i: -similarity[i])[: _config("time_k")]:
         _add_meaning(pool, memory_id, similarity[memory_id])
         pool.parts[memory_id]["time"] = window.as_dict() | {"joined": True}
 
 
-def _lift_by_conversation(owner, pool: _Pool, vector: bytes, include_archived) -> None:
+def _lift_by_conversation(owner, pool: _Pool, vector, include_archived) -> None:
     order = search.conversation_order(
         owner_id=owner.pk, ids=list(pool.base), include_archived=include_archived
     )

@@ -304,18 +304,24 @@ def conversation_order(*, owner_id: int, ids: list[int], include_archived: bool)
     to find a hit's neighbours (what was said just before and after)."""
     if not ids:
         return {}
-    archived = "" if include_archived else "AND archived_at IS NULL"
+    archived = "" if include_archived else "AND +m.archived_at IS NULL"
+    # Conversations first, then their memories through the conversation index. The unary "+"
+    # keeps the planner off the owner index, which it otherwise walks once per conversation
+    # (39 ms, then 944 ms, for a member with 40k memories, against 1 ms).
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT conversation_id, id FROM memories_memory
-            WHERE owner_id = %s AND status = 'confirmed' {archived} AND conversation_id IN (
-                SELECT DISTINCT conversation_id FROM memories_memory
-                WHERE id IN (SELECT value FROM json_each(%s)) AND conversation_id IS NOT NULL
+            WITH talks AS MATERIALIZED (
+                SELECT DISTINCT c.conversation_id AS id
+                FROM json_each(%s) AS j CROSS JOIN memories_memory AS c ON c.id = j.value
+                WHERE c.conversation_id IS NOT NULL
             )
-            ORDER BY conversation_id, coalesce(happened_at, created_at), id
+            SELECT m.conversation_id, m.id
+            FROM talks CROSS JOIN memories_memory AS m ON m.conversation_id = talks.id
+            WHERE +m.owner_id = %s AND m.status = 'confirmed' {archived}
+            ORDER BY m.conversation_id, coalesce(m.happened_at, m.created_at), m.id
             """,
-            [owner_id, json.dumps(ids)],
+            [json.dumps(ids), owner_id],
         )
         order: dict[int, list[int]] = {}
         for conversation_id, memory_id in cursor.fetchall():

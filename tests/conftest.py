@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
-from memories import indexing, services
+from memories import indexing, services, vectors
 from talkingrock.models import ApiToken
 
 PASSWORD = "correct horse battery staple"
@@ -53,11 +53,14 @@ def remember(alice):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """The cache holds "indexing already queued" flags keyed by member id, and ids come round
-    again from test to test."""
+    """The cache holds "indexing already queued" flags keyed by member id, and the process holds
+    members' vectors by id and clock tick; both come round again when each test's transaction
+    is rolled back, which never happens to them in a running household."""
     cache.clear()
+    vectors.forget()
     yield
     cache.clear()
+    vectors.forget()
 
 
 @pytest.fixture
