@@ -27,7 +27,8 @@ import numpy as np
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -35,7 +36,7 @@ from django.utils.module_loading import import_string
 from conversations.models import Act
 from memories import search, vectors
 from memories.entities import COMMON, normalize
-from memories.models import Entity, Memory, MemoryLink, Mention, Recall, RecallHit
+from memories.models import Memory, MemoryLink, Recall, RecallHit
 from memories.timephrases import Window, find_window
 from talkingrock import embeddings
 
@@ -90,7 +91,12 @@ class _Named:
 class _Pool:
     """The candidates: each one's base relevance, then what lifted it, part by part."""
 
-    def __init__(self):
+    def __init__(self, owner):
+        # The settings, read once: this is looked up per candidate in the loops below.
+        self.config = settings.TALKINGROCK_RECALL
+        # The member's vectors in this process, brought up to date once per recall.
+        in_memory = self.config["vector_search"] == "memory"
+        self.vectors = vectors.partition(owner.pk) if in_memory else None
         self.base: dict[int, float] = {}
         self.parts: dict[int, dict[str, Any]] = defaultdict(dict)
         self.score: dict[int, float] = {}
@@ -105,7 +111,15 @@ class _Pool:
         return sorted(self.base, key=lambda i: (-self.base[i], -i))[:n]
 
 
-def _query_entities(owner_id: int, query: str) -> dict[int, _Named]:
+def _member_size(owner, pool: _Pool) -> int:
+    """How many memories the member has, for shares and IDF. The in-memory vectors already know
+    (one per indexed memory); counting 40k rows costs 2 ms."""
+    if pool.vectors is not None:
+        return max(pool.vectors.size, 1)
+    return max(Memory.objects.filter(owner=owner).count(), 1)
+
+
+def _query_entities(owner, query: str, total: int) -> dict[int, _Named]:
     """The member's entities the query names, however it spells them: every run of one to three
     words is looked up by its normalised form."""
     words = "".join(c if c.isalnum() or c in "'’-" else " " for c in query).split()
@@ -116,19 +130,11 @@ def _query_entities(owner_id: int, query: str) -> dict[int, _Named]:
             key = normalize(surface)
             if key and not (size == 1 and (key in COMMON or len(key) < 2)):
                 surfaces.setdefault(key, surface)
-    if not surfaces:
-        return {}
-    total = max(Memory.objects.filter(owner_id=owner_id).count(), 1)
-    entities = Entity.objects.filter(owner_id=owner_id, normalized__in=surfaces).annotate(
-        df=Count("mentions")
-    )
     return {
-        entity.pk: _Named(
-            name=entity.name,
-            share=entity.df / total,
-            surfaces=tuple(s for k, s in surfaces.items() if k == entity.normalized),
+        entity_id: _Named(name=name, share=df / total, surfaces=(surfaces[key],))
+        for entity_id, name, key, df in search.entities_named(
+            owner_id=owner.pk, keys=list(surfaces)
         )
-        for entity in entities
     }
 
 
@@ -185,13 +191,14 @@ def recall(
     at = at or timezone.now()
     query = query if isinstance(query, str) else ""
     filtered = bool(acts is not None or your_story_only or sources or item_type)
-    pool = _Pool()
+    pool = _Pool(owner)
 
-    named = _query_entities(owner.pk, query) if query.strip() else {}
+    total = _member_size(owner, pool)
+    named = _query_entities(owner, query, total) if query.strip() else {}
 
     # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
     sanitised = search.sanitise(query)
-    terms, dropped = search.within_budget(sanitised.terms)
+    terms, dropped = search.within_budget(sanitised.terms, budget=_config("keyword_budget"))
     keyword = search.keyword_candidates(
         owner_id=owner.pk,
         match=search.match_expression(terms),
@@ -212,12 +219,12 @@ def recall(
         vector = embeddings.embed_one(_meaning_text(query, named))
         embeddings.to_blob(vector)  # refuses a wrong size or NaN before any search sees it
         k_vec = _config("filtered_vector_k" if filtered else "vector_k")
-        nearest = _nearest(owner, vector, k_vec)
+        nearest = _nearest(pool, owner, vector, k_vec)
         for rank, (memory_id, distance) in enumerate(nearest, start=1):
             similarity[memory_id] = 1 - distance
             pool.parts[memory_id]["meaning"] = {"rank": rank}
         missing = [i for i in pool.base if i not in similarity]
-        similarity |= _similarities(owner, vector, missing)
+        similarity |= _similarities(pool, owner, vector, missing)
         for memory_id, value in similarity.items():
             _add_meaning(pool, memory_id, value)
 
@@ -239,7 +246,7 @@ def recall(
 
     # 5. One hop through shared entities (IDF-weighted) and through co-recall links.
     seeds = sorted(pool.score, key=lambda i: -pool.score[i])[: _config("seed_count")]
-    _expand_through_entities(owner, pool, seeds)
+    _expand_through_entities(owner, pool, seeds, total)
     _expand_through_links(owner, pool, seeds)
 
     if not pool:
@@ -255,19 +262,22 @@ def recall(
         sources=sources,
         item_type=item_type,
         include_archived=include_archived,
-    ).values_list("pk", "score", "hit_count", "last_hit_at", "happened_at", "created_at")
+    )
+    hours = _hours_since(at)
+    rows = rows.annotate(**hours).values_list("pk", "score", "hit_count", *hours)
     facts = {row[0]: row[1:] for row in rows}
     top_score = max((pool.score[i] for i in facts), default=0.0)
-    weighed = {memory_id: _weigh(pool.score[memory_id], top_score, at, *row)
-               for memory_id, row in facts.items()}  # fmt: skip
-    ranked = sorted(weighed, key=lambda i: (-weighed[i][0], -i))[:k]
+    weigh = _Weigher(top_score)
+    final = {memory_id: weigh(pool.score[memory_id], *row) for memory_id, row in facts.items()}
+    ranked = sorted(final, key=lambda i: (-final[i], -i))[:k]
     memories = Memory.objects.select_related("act").in_bulk(ranked)
     hits = [
         Hit(
             memory_id=memory_id,
             memory=memories[memory_id],
-            score=weighed[memory_id][0],
-            components=_rounded(pool.parts[memory_id]) | weighed[memory_id][1],
+            score=final[memory_id],
+            components=_rounded(pool.parts[memory_id])
+            | weigh.factors(pool.score[memory_id], *facts[memory_id]),
         )
         for memory_id in ranked
         if memory_id in memories  # deleted this very moment
@@ -298,28 +308,24 @@ def recall(
     return result
 
 
-def _in_memory() -> bool:
-    return _config("vector_search") == "memory"
-
-
-def _nearest(owner, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+def _nearest(pool: _Pool, owner, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """(memory id, cosine distance) of the member's k nearest: the same exact scan either way,
     through BLAS on this process's copy (memories/vectors.py) or in sqlite-vec."""
-    if _in_memory():
-        return vectors.nearest(owner_id=owner.pk, vector=vector, k=k)
+    if pool.vectors is not None:
+        return vectors.nearest(pool.vectors, vector=vector, k=k)
     return search.nearest(owner_id=owner.pk, vector=embeddings.to_blob(vector), k=k)
 
 
-def _similarities(owner, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
-    if _in_memory():
-        found = vectors.distances(owner_id=owner.pk, vector=vector, ids=ids)
+def _similarities(pool: _Pool, owner, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+    if pool.vectors is not None:
+        found = vectors.distances(pool.vectors, vector=vector, ids=ids)
     else:
         found = search.distances(owner_id=owner.pk, vector=embeddings.to_blob(vector), ids=ids)
     return {memory_id: 1 - distance for memory_id, distance in found.items()}
 
 
 def _add_meaning(pool: _Pool, memory_id: int, similarity: float) -> None:
-    gain = _config("meaning_weight") * max(similarity, 0.0)
+    gain = pool.config["meaning_weight"] * max(similarity, 0.0)
     pool.base[memory_id] = pool.base.get(memory_id, 0.0) + gain
     pool.parts[memory_id].setdefault("meaning", {})["similarity"] = round(similarity, 4)
 
@@ -338,7 +344,7 @@ def _add_from_window(owner, pool: _Pool, window: Window, vector, include_archive
     ids = list(in_window.values_list("pk", flat=True)[: _config("time_scan") + 1])
     if len(ids) > _config("time_scan"):
         return  # a window this full ("last year") is the lists' job; it still lifts (below)
-    similarity = _similarities(owner, vector, [i for i in ids if i not in pool])
+    similarity = _similarities(pool, owner, vector, [i for i in ids if i not in pool])
     for memory_id in sorted(similarity, key=lambda i: -similarity[i])[: _config("time_k")]:
         _add_meaning(pool, memory_id, similarity[memory_id])
         pool.parts[memory_id]["time"] = window.as_dict() | {"joined": True}
@@ -361,7 +367,7 @@ def _lift_by_conversation(owner, pool: _Pool, vector, include_archived) -> None:
     joining = {
         n for seed in pool.best(_config("neighbour_seeds")) for n in near(seed, 1) if n not in pool
     }
-    for memory_id, value in _similarities(owner, vector, sorted(joining)).items():
+    for memory_id, value in _similarities(pool, owner, vector, sorted(joining)).items():
         _add_meaning(pool, memory_id, value)
         pool.parts[memory_id]["neighbours"] = {"joined": True}
 
@@ -375,8 +381,8 @@ def _lift_by_conversation(owner, pool: _Pool, vector, include_archived) -> None:
     for memory_id, base in pool.base.items():
         score = base
         for distance, weight in (
-            (1, _config("neighbour_weight")),
-            (2, _config("neighbour2_weight")),
+            (1, pool.config["neighbour_weight"]),
+            (2, pool.config["neighbour2_weight"]),
         ):
             around = [(pool.base[n], n) for n in near(memory_id, distance) if n in pool.base]
             if around and weight:
@@ -386,7 +392,7 @@ def _lift_by_conversation(owner, pool: _Pool, vector, include_archived) -> None:
                     pool.parts[memory_id].setdefault("neighbours", {})[f"from_{distance}"] = source
         if memory_id in place and best_overall > 0:
             best, source = conversation_best[place[memory_id][0]]
-            gain = _config("conversation_weight") * best
+            gain = pool.config["conversation_weight"] * best
             score += gain
             if source != memory_id:
                 pool.parts[memory_id]["conversation"] = {
@@ -403,17 +409,18 @@ def _lift_in_window(owner, pool: _Pool, window: Window) -> None:
         .values_list("pk", flat=True)
     )
     for memory_id in inside:
-        pool.score[memory_id] *= 1 + _config("time_boost")
+        pool.score[memory_id] *= 1 + pool.config["time_boost"]
         pool.parts[memory_id].setdefault("time", window.as_dict())
 
 
 def _lift_named(pool: _Pool, named: dict[int, _Named]) -> None:
-    mentions = Mention.objects.filter(memory_id__in=list(pool.score), entity_id__in=list(named))
     lifted = defaultdict(list)
-    for memory_id, entity_id in mentions.values_list("memory_id", "entity_id"):
+    for memory_id, entity_id in search.mentions_among(
+        memory_ids=list(pool.score), entity_ids=list(named)
+    ):
         lifted[memory_id].append(named[entity_id].name)
     for memory_id, names in lifted.items():
-        pool.score[memory_id] *= 1 + _config("named_entity_boost")
+        pool.score[memory_id] *= 1 + pool.config["named_entity_boost"]
         pool.parts[memory_id]["named"] = sorted(names)
 
 
@@ -432,7 +439,7 @@ def _dropped_message(dropped: tuple[str, ...]) -> str:
     )
 
 
-def _expand_through_entities(owner, pool: _Pool, seeds: list[int]) -> None:
+def _expand_through_entities(owner, pool: _Pool, seeds: list[int], total: int) -> None:
     """Memories that share a name with the best few, weighted by how rare the name is (IDF):
     two memories that both name Dr Novak are related; two that name the member's partner, much
     less. Names on more than entity_max_share of the memories (and more than entity_min_df of
@@ -440,41 +447,33 @@ def _expand_through_entities(owner, pool: _Pool, seeds: list[int]) -> None:
     weight = _config("entity_weight")
     if not weight or not seeds:
         return
-    seed_entities = defaultdict(set)  # entity id → the seeds that mention it
-    for entity_id, memory_id in Mention.objects.filter(memory_id__in=seeds).values_list(
-        "entity_id", "memory_id"
+    total = max(total, 2)
+    too_common = max(_config("entity_max_share") * total, _config("entity_min_df"))
+    names, sources = {}, defaultdict(set)  # entity → name; entity → the seeds naming it
+    for entity_id, name, df, memory_id in search.entities_of(owner_id=owner.pk, memory_ids=seeds):
+        if 2 <= df <= too_common:
+            # IDF scaled to [0, 1]: 1 for a name on one memory, 0 for a name on all of them.
+            names[entity_id] = (name, math.log(total / df) / math.log(total))
+            sources[entity_id].add(memory_id)
+    for entity_id, memory_id in search.mentioning(
+        entity_ids=list(names), per_entity=_config("entity_fanout")
     ):
-        seed_entities[entity_id].add(memory_id)
-    if not seed_entities:
-        return
-    total = max(Memory.objects.filter(owner=owner).count(), 2)
-    entities = Entity.objects.filter(pk__in=list(seed_entities), owner=owner).annotate(
-        df=Count("mentions")
-    )
-    for entity in entities:
-        too_common = entity.df > max(_config("entity_max_share") * total, _config("entity_min_df"))
-        if entity.df < 2 or too_common:
+        name, idf = names[entity_id]
+        # The strongest seed naming it, other than the memory itself.
+        source = max(sources[entity_id] - {memory_id}, key=lambda s: pool.score[s], default=None)
+        if source is None:
             continue
-        # IDF scaled to [0, 1]: 1 for a name on one memory, 0 for a name on all of them.
-        idf = math.log(total / entity.df) / math.log(total)
-        sources = seed_entities[entity.pk]
-        mentioned = Mention.objects.filter(entity=entity).values_list("memory_id", flat=True)
-        for memory_id in mentioned[: _config("entity_fanout")]:
-            # The strongest seed naming it, other than the memory itself.
-            source = max(sources - {memory_id}, key=lambda s: pool.score[s], default=None)
-            if source is None:
-                continue
-            gain = weight * idf * pool.score[source]
-            previous = pool.parts[memory_id].get("entity", {}).get("gain", 0.0)
-            if gain > previous:
-                pool.score[memory_id] = pool.score.get(memory_id, 0.0) + gain - previous
-                pool.base.setdefault(memory_id, 0.0)
-                pool.parts[memory_id]["entity"] = {
-                    "via": entity.name,
-                    "from": [source],
-                    "idf": round(idf, 3),
-                    "gain": gain,
-                }
+        gain = weight * idf * pool.score[source]
+        previous = pool.parts[memory_id].get("entity", {}).get("gain", 0.0)
+        if gain > previous:
+            pool.score[memory_id] = pool.score.get(memory_id, 0.0) + gain - previous
+            pool.base.setdefault(memory_id, 0.0)
+            pool.parts[memory_id]["entity"] = {
+                "via": name,
+                "from": [source],
+                "idf": round(idf, 3),
+                "gain": gain,
+            }
 
 
 def _expand_through_links(owner, pool: _Pool, seeds: list[int]) -> None:
@@ -494,23 +493,46 @@ def _expand_through_links(owner, pool: _Pool, seeds: list[int]) -> None:
             pool.parts[related_id]["link"] = {"from": memory_id, "strength": strength, "gain": gain}
 
 
-def _weigh(score, top_score, at, memory_score, hit_count, last_hit_at, happened_at, created_at):
-    """(final score, its factors): relevance × reinforcement × freshness."""
-    relevance = score / top_score if top_score else 0.0
-    reinforcement = math.exp(search.SCORE_FACTOR * memory_score)
-    hours_since_use = max((at - (last_hit_at or created_at)).total_seconds() / 3600, 0.0)
-    decay = 0.99 ** (hours_since_use / (1 + hit_count))
-    hours_old = max((at - (happened_at or created_at)).total_seconds() / 3600, 0.0)
-    recency = math.exp(-hours_old / 72)
-    freshness = 1 + _config("decay_weight") * decay + _config("recency_weight") * recency
-    final = relevance * reinforcement * freshness
-    return final, {
-        "relevance": round(relevance, 4),
-        "reinforcement": round(reinforcement, 4),
-        "decay": round(decay, 4),
-        "recency": round(recency, 4),
-        "score": round(final, 4),
+def _hours_since(at: datetime) -> dict[str, RawSQL]:
+    """Hours since each memory was last useful and since it happened, computed by SQLite: a few
+    hundred candidates' dates as Python datetimes cost more than the rest of the weighing."""
+    now = search.utc_text(at)
+    return {
+        "hours_since_use": RawSQL(
+            "(julianday(%s) - julianday(coalesce(last_hit_at, memories_memory.created_at))) * 24",
+            [now],
+        ),
+        "hours_old": RawSQL(
+            "(julianday(%s) - julianday(coalesce(happened_at, memories_memory.created_at))) * 24",
+            [now],
+        ),
     }
+
+
+class _Weigher:
+    """final = relevance × reinforcement × freshness, where relevance is the candidate's score
+    over the best one, reinforcement exp(0.2 × score) as in memory_query, and freshness
+    1 + decay_weight × 0.99^(hours since use / strength) + recency_weight × exp(-hours old / 72)."""
+
+    def __init__(self, top_score: float):
+        self.top_score = top_score
+        config = settings.TALKINGROCK_RECALL
+        self.decay_weight, self.recency_weight = config["decay_weight"], config["recency_weight"]
+
+    def parts(self, score, memory_score, hit_count, hours_since_use, hours_old):
+        relevance = score / self.top_score if self.top_score else 0.0
+        reinforcement = math.exp(search.SCORE_FACTOR * memory_score)
+        decay = 0.99 ** (max(hours_since_use, 0.0) / (1 + hit_count))
+        recency = math.exp(-max(hours_old, 0.0) / 72)
+        freshness = 1 + self.decay_weight * decay + self.recency_weight * recency
+        return relevance, reinforcement, decay, recency, relevance * reinforcement * freshness
+
+    def __call__(self, *row) -> float:
+        return self.parts(*row)[-1]
+
+    def factors(self, *row) -> dict[str, float]:
+        names = ("relevance", "reinforcement", "decay", "recency", "score")
+        return {name: round(value, 4) for name, value in zip(names, self.parts(*row), strict=True)}
 
 
 def _rounded(value):

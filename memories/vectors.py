@@ -109,9 +109,8 @@ def partition(owner_id: int) -> Partition:
         return current
 
 
-def nearest(*, owner_id: int, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The member's ``k`` memories nearest to ``vector``: (memory id, cosine distance)."""
-    part = partition(owner_id)
+def nearest(part: Partition, *, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The partition's ``k`` memories nearest to ``vector``: (memory id, cosine distance)."""
     if not part.size:
         return []
     similarity = part.matrix[: part.size] @ vector
@@ -121,9 +120,8 @@ def nearest(*, owner_id: int, vector: np.ndarray, k: int) -> list[tuple[int, flo
     return [(int(part.ids[i]), float(1 - similarity[i])) for i in top]
 
 
-def distances(*, owner_id: int, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
-    """Cosine distance from ``vector`` to each of the member's memories in ``ids`` with a vector."""
-    part = partition(owner_id)
+def distances(part: Partition, *, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+    """Cosine distance from ``vector`` to each of the partition's memories in ``ids``."""
     rows = [
         (memory_id, part.position[memory_id]) for memory_id in ids if memory_id in part.position
     ]

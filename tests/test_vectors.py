@@ -36,7 +36,7 @@ def query(text: str) -> np.ndarray:
 def test_the_copy_answers_exactly_what_sqlite_vec_answers(alice, stored):
     for text in ("car repairs", "food allergy", "when is the birthday"):
         vector = query(text)
-        mine = vectors.nearest(owner_id=alice.pk, vector=vector, k=4)
+        mine = vectors.nearest(vectors.partition(alice.pk), vector=vector, k=4)
         theirs = search.nearest(owner_id=alice.pk, vector=embeddings.to_blob(vector), k=4)
 
         assert [i for i, _ in mine] == [i for i, _ in theirs]
@@ -47,7 +47,7 @@ def test_distances_match_sqlite_vec(alice, stored):
     vector = query("heating")
     ids = [m.pk for m in stored[:3]]
 
-    mine = vectors.distances(owner_id=alice.pk, vector=vector, ids=ids)
+    mine = vectors.distances(vectors.partition(alice.pk), vector=vector, ids=ids)
     theirs = search.distances(owner_id=alice.pk, vector=embeddings.to_blob(vector), ids=ids)
 
     assert mine.keys() == theirs.keys()
@@ -55,36 +55,38 @@ def test_distances_match_sqlite_vec(alice, stored):
 
 
 def test_a_new_memory_is_seen_by_the_next_search(alice, stored, remember, index):
-    vectors.nearest(owner_id=alice.pk, vector=query("x"), k=1)  # the copy is made
+    vectors.nearest(vectors.partition(alice.pk), vector=query("x"), k=1)  # the copy is made
     tick = VectorClock.objects.get(owner=alice).tick
 
     new = remember("The dishwasher filter needs cleaning.")
     index(alice)
 
     assert VectorClock.objects.get(owner=alice).tick == tick + 1
-    [(found, _)] = vectors.nearest(owner_id=alice.pk, vector=query("dishwasher"), k=1)
+    [(found, _)] = vectors.nearest(vectors.partition(alice.pk), vector=query("dishwasher"), k=1)
     assert found == new.pk
 
 
 def test_an_edited_memory_is_searched_by_its_new_meaning(alice, stored, index):
     tyres = stored[2]
-    vectors.nearest(owner_id=alice.pk, vector=query("x"), k=1)
+    vectors.nearest(vectors.partition(alice.pk), vector=query("x"), k=1)
 
     services.memory_update(owner=alice, memory_id=tyres.pk, content="We adopted a kitten.")
     index(alice)
 
-    [(found, _)] = vectors.nearest(owner_id=alice.pk, vector=query("new pet cat"), k=1)
+    [(found, _)] = vectors.nearest(vectors.partition(alice.pk), vector=query("new pet cat"), k=1)
     assert found == tyres.pk
     assert vectors.partition(alice.pk).size == len(TEXTS)  # replaced, not added
 
 
 def test_a_deleted_memory_is_never_found_again(alice, stored):
-    vectors.nearest(owner_id=alice.pk, vector=query("x"), k=1)
+    vectors.nearest(vectors.partition(alice.pk), vector=query("x"), k=1)
     allergy = stored[1]
 
     services.memory_delete(owner=alice, memory_id=allergy.pk)
 
-    found = [i for i, _ in vectors.nearest(owner_id=alice.pk, vector=query("peanuts"), k=6)]
+    found = [
+        i for i, _ in vectors.nearest(vectors.partition(alice.pk), vector=query("peanuts"), k=6)
+    ]
     assert allergy.pk not in found and len(found) == len(TEXTS) - 1
 
 
@@ -93,8 +95,14 @@ def test_each_member_has_their_own_copy(alice, bob, remember, index):
     theirs = remember("Same words in two homes.", owner=bob)
     index()
 
-    assert vectors.nearest(owner_id=alice.pk, vector=query("same words"), k=5)[0][0] == mine.pk
-    assert vectors.nearest(owner_id=bob.pk, vector=query("same words"), k=5)[0][0] == theirs.pk
+    assert (
+        vectors.nearest(vectors.partition(alice.pk), vector=query("same words"), k=5)[0][0]
+        == mine.pk
+    )
+    assert (
+        vectors.nearest(vectors.partition(bob.pk), vector=query("same words"), k=5)[0][0]
+        == theirs.pk
+    )
 
 
 def test_recall_ranks_the_same_with_either_search(alice, stored):

@@ -18,6 +18,10 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 # The embedding model ships in a package; never reach for a hub at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# numpy's OpenBLAS threads spin after each product and starve torch's: a query embedding took
+# 30 ms instead of 15 right after a vector search. One thread does a 40k × 384 product in 6 ms.
+# (Read when numpy loads, which is after the settings.)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _secret_key() -> str:
@@ -171,6 +175,9 @@ TALKINGROCK_RECALL = {
     # member's KNN near 20 ms at 100k memories. A filtered recall (acts, sources…) asks for more
     # neighbours, because the filter runs after the top-k and can only shrink it.
     "keyword_k": 200,
+    # Like memory_query's MATCH_BUDGET (5,000), tighter: the rows BM25 scores are most of the
+    # keyword list's cost, and recall has the meaning list beside it.
+    "keyword_budget": 2000,
     "vector_k": 100,
     # "memory": the exact KNN as one BLAS product over this process's copy of the member's
     # vectors, kept in step with sqlite-vec (2 ms for 40k memories, against 22 ms for
