@@ -302,8 +302,9 @@ def main(argv=None) -> int:
     if not args.reuse:
         facts = ingest(conversations)
         print(
-            f"ingest: {facts['memories']:,} memories stored in {facts['store_seconds']:.1f} s, "
-            f"embedded and entity-indexed in {facts['index_seconds']:.1f} s: "
+            f"ingest: {facts['memories']:,} memories stored, embedded and entity-indexed in "
+            f"{facts['store_seconds']:.1f} s (indexing runs inline on commit: no worker here), "
+            f"{facts['index_seconds']:.1f} s of sweep left over: "
             f"{facts['ingest_rate']:.0f} memories/s end to end"
         )
     subset = parse_subset(args.conversations)
