@@ -6,9 +6,10 @@ class ConversationsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_migrate, post_save
 
         from conversations.services import give_new_member_a_story
+        from conversations.tasks import ensure_schedules
 
         # A module-level receiver: signals hold weak references, and a function defined in here
         # would be collected as soon as ready() returns, silently never firing.
@@ -17,3 +18,4 @@ class ConversationsConfig(AppConfig):
             sender=get_user_model(),
             dispatch_uid="conversations.give_new_member_a_story",
         )
+        post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="conversations.schedules")

@@ -55,6 +55,17 @@ class Conversation(models.Model):
         COMPRESSING = "compressing"
         ARCHIVED = "archived"
 
+    class Stage(models.TextChoices):
+        """Where a compression is; ``ready`` waits for the member's review."""
+
+        QUEUED = "queued"
+        ENTITIES = "entities", "Finding people, tasks and decisions"
+        NARRATIVE = "narrative", "Writing what it meant"
+        DELTAS = "deltas", "Checking what changed"
+        EMBEDDINGS = "embeddings", "Indexing for recall"
+        READY = "ready"
+        FAILED = "failed"
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
@@ -73,6 +84,16 @@ class Conversation(models.Model):
     compression_model = models.CharField(max_length=100, blank=True)
     compression_duration_ms = models.PositiveIntegerField(null=True, blank=True)
     compression_passes = models.PositiveSmallIntegerField(null=True, blank=True)
+    compression_stage = models.CharField(
+        max_length=16, choices=Stage.choices, blank=True, help_text="While compressing."
+    )
+    compression_started_at = models.DateTimeField(null=True, blank=True)
+    compression_attempts = models.PositiveSmallIntegerField(default=0)
+    compression_error = models.TextField(blank=True)
+    compression_report = models.JSONField(
+        default=dict, blank=True, help_text="Which engine produced each stage, and the routing."
+    )
+    nudged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-started_at"]
@@ -91,6 +112,14 @@ class Conversation(models.Model):
     def __str__(self) -> str:
         return f"Conversation {self.pk} ({self.status})"
 
+    @property
+    def is_open(self) -> bool:
+        return self.status != self.Status.ARCHIVED
+
+    @property
+    def review_ready(self) -> bool:
+        return self.status == self.Status.COMPRESSING and self.compression_stage == self.Stage.READY
+
 
 class Message(models.Model):
     class Role(models.TextChoices):
@@ -105,6 +134,12 @@ class Message(models.Model):
     content = models.TextField()
     position = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
+    engine = models.CharField(max_length=100, blank=True, help_text="What wrote a reply.")
+    memories_used = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The memories a reply drew on: [{id, recall, why}]; the trail is in Recall.",
+    )
 
     class Meta:
         ordering = ["conversation", "position"]

@@ -1,10 +1,42 @@
+"""The conversation lifecycle as services (seed 003): each transition checks the state it starts
+from inside one IMMEDIATE transaction, so two tabs racing see one outcome and a clear message.
+
+    active ⇄ ready_to_close → compressing (queued → stages → ready | failed) → archived
+       ▲                              │ resume (nothing stored)
+       └──────────────────────────────┘
+"""
+
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from collections.abc import Iterable
 
-from conversations.models import Act
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from conversations.models import Act, Conversation, Message
+from talkingrock import jobs
 
 YOUR_STORY_TITLE = "Your Story"
+Status = Conversation.Status
+Stage = Conversation.Stage
+
+
+class TransitionError(Exception):
+    """The conversation is not in a state this step can start from; ``message`` says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _config(name: str):
+    return settings.TALKINGROCK_CONVERSATIONS[name]
+
+
+# --- acts ---------------------------------------------------------------------------------------
 
 
 def ensure_your_story(*, owner: AbstractBaseUser) -> Act:
@@ -30,3 +62,277 @@ def give_new_member_a_story(sender, instance, created: bool, raw: bool = False, 
     """post_save receiver: every member starts with their permanent Your Story."""
     if created and not raw:
         ensure_your_story(owner=instance)
+
+
+def create_act(*, owner, title: str, description: str = "") -> Act:
+    title = title.strip()
+    if not title:
+        raise TransitionError("An act needs a title.")
+    if title.casefold() == YOUR_STORY_TITLE.casefold():
+        raise TransitionError("Your Story already exists; choose another title.")
+    return Act.objects.create(owner=owner, title=title[:200], description=description.strip())
+
+
+def rename_act(*, act: Act, title: str, description: str | None = None) -> Act:
+    if act.is_your_story:
+        raise TransitionError("Your Story keeps its name.")
+    title = title.strip()
+    if not title:
+        raise TransitionError("An act needs a title.")
+    act.title = title[:200]
+    if description is not None:
+        act.description = description.strip()
+    act.save(update_fields=["title", "description"])
+    return act
+
+
+def set_act_archived(*, act: Act, archived: bool) -> Act:
+    if act.is_your_story:
+        raise TransitionError("Your Story is permanent and cannot be archived.")
+    act.status = Act.Status.ARCHIVED if archived else Act.Status.ACTIVE
+    act.save(update_fields=["status"])
+    return act
+
+
+# --- the one open conversation ------------------------------------------------------------------
+
+
+def open_conversation(owner) -> Conversation | None:
+    return Conversation.objects.filter(owner=owner).exclude(status=Status.ARCHIVED).first()
+
+
+def _locked(conversation: Conversation) -> Conversation:
+    """The row as it is now, read inside the caller's (IMMEDIATE, so exclusive) transaction."""
+    return Conversation.objects.get(pk=conversation.pk, owner_id=conversation.owner_id)
+
+
+def start(*, owner) -> tuple[Conversation, bool]:
+    """The member's open conversation, or a new one when none is open: (conversation, created).
+
+    The database allows one non-archived conversation per member; a second tab losing the race
+    gets the first tab's conversation."""
+    try:
+        with transaction.atomic():
+            if (existing := open_conversation(owner)) is not None:
+                return existing, False
+            return Conversation.objects.create(owner=owner), True
+    except IntegrityError:
+        existing = open_conversation(owner)
+        if existing is None:
+            raise
+        return existing, False
+
+
+def validate_message(content: str) -> str:
+    content = (content or "").strip()
+    if not content:
+        raise TransitionError("Write something first: the message is empty.")
+    limit = _config("max_message_chars")
+    if len(content) > limit:
+        raise TransitionError(
+            f"That message is {len(content):,} characters; the limit is {limit:,}. "
+            "Split it, or store long notes as memories."
+        )
+    return content
+
+
+def add_message(
+    *, owner, content: str, role: str = Message.Role.USER
+) -> tuple[Conversation, Message]:
+    """Append a message to the open conversation, starting one if none is open."""
+    content = validate_message(content)
+    conversation, _ = start(owner=owner)
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status != Status.ACTIVE:
+            raise TransitionError(_not_active(conversation))
+        message = append(conversation, role=role, content=content)
+    return conversation, message
+
+
+def append(conversation: Conversation, *, role: str, content: str) -> Message:
+    """Write one message at the next position (inside the caller's transaction)."""
+    now = timezone.now()
+    position = conversation.message_count
+    message = Message.objects.create(
+        conversation=conversation, role=role, content=content, position=position, created_at=now
+    )
+    fields = {"message_count": F("message_count") + 1, "last_message_at": now}
+    if role == Message.Role.USER:
+        fields["nudged_at"] = None  # a new silence may earn a new nudge
+    Conversation.objects.filter(pk=conversation.pk).update(**fields)
+    conversation.refresh_from_db()
+    return message
+
+
+def _not_active(conversation: Conversation) -> str:
+    if conversation.status == Status.READY_TO_CLOSE:
+        return "This conversation is waiting to be closed: resume it to keep talking."
+    if conversation.status == Status.COMPRESSING:
+        return "This conversation is being remembered: review it, or resume it to keep talking."
+    return "This conversation is archived."
+
+
+def set_paused(*, conversation: Conversation, paused: bool) -> Conversation:
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status != Status.ACTIVE:
+            raise TransitionError(_not_active(conversation))
+        conversation.is_paused = paused
+        conversation.paused_at = timezone.now() if paused else None
+        conversation.save(update_fields=["is_paused", "paused_at"])
+    return conversation
+
+
+def nudge_due(conversation: Conversation, *, now=None) -> bool:
+    """One gentle nudge after a silence, never while paused, never twice for one silence."""
+    if conversation.status != Status.ACTIVE or conversation.is_paused:
+        return False
+    if conversation.nudged_at is not None or conversation.last_message_at is None:
+        return False
+    silence = (now or timezone.now()) - conversation.last_message_at
+    return silence.total_seconds() >= _config("nudge_after_minutes") * 60
+
+
+NUDGE = "We've been quiet for a while. Is this thread resolved, or are you still sitting with it?"
+
+
+def nudge(*, conversation: Conversation) -> Message | None:
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if not nudge_due(conversation):
+            return None
+        message = append(conversation, role=Message.Role.SYSTEM, content=NUDGE)
+        Conversation.objects.filter(pk=conversation.pk).update(nudged_at=timezone.now())
+    return message
+
+
+# --- closing ------------------------------------------------------------------------------------
+
+
+def request_close(*, conversation: Conversation) -> Conversation:
+    """ "I'm done": show what will be remembered before anything is compressed."""
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status == Status.READY_TO_CLOSE:
+            return conversation  # the other tab got there first: same outcome
+        if conversation.status != Status.ACTIVE:
+            raise TransitionError(_not_active(conversation))
+        conversation.status = Status.READY_TO_CLOSE
+        conversation.closed_at = timezone.now()
+        conversation.save(update_fields=["status", "closed_at"])
+    return conversation
+
+
+def has_user_messages(conversation: Conversation) -> bool:
+    return conversation.messages.filter(role=Message.Role.USER).exists()
+
+
+def confirm_close(*, conversation: Conversation, from_states: Iterable[str] = ()) -> Conversation:
+    """ready_to_close → compressing, and the compression task queued on commit.
+
+    An agent has no review screen to wait on, so ``close_conversation`` passes
+    ``from_states=(ACTIVE,)`` and goes straight here. A conversation without a word from the
+    member is archived at once and leaves no memory."""
+    allowed = {Status.READY_TO_CLOSE, *from_states}
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status == Status.COMPRESSING or (
+            conversation.status == Status.ARCHIVED and conversation.closed_at
+        ):
+            return conversation  # already on its way
+        if conversation.status not in allowed:
+            if conversation.status == Status.ACTIVE:
+                raise TransitionError("Say you are done first; then confirm.")
+            raise TransitionError(_not_active(conversation))
+        now = timezone.now()
+        conversation.closed_at = conversation.closed_at or now
+        if not has_user_messages(conversation):
+            conversation.status = Status.ARCHIVED
+            conversation.archived_at = now
+            conversation.save(update_fields=["status", "closed_at", "archived_at"])
+            return conversation
+        conversation.status = Status.COMPRESSING
+        _queue_compression(conversation)
+    return conversation
+
+
+def _queue_compression(conversation: Conversation) -> None:
+    conversation.compression_stage = Stage.QUEUED
+    conversation.compression_started_at = timezone.now()
+    conversation.compression_error = ""
+    conversation.save(
+        update_fields=[
+            "status",
+            "closed_at",
+            "compression_stage",
+            "compression_started_at",
+            "compression_error",
+        ]
+    )
+    jobs.enqueue("conversations.tasks.compress", conversation.pk)
+
+
+def retry_compression(*, conversation: Conversation) -> Conversation:
+    """Queue a failed or stalled compression again; its transcript was never touched."""
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status != Status.COMPRESSING or conversation.review_ready:
+            raise TransitionError("Only a compression that failed or stalled can be retried.")
+        _queue_compression(conversation)
+    return conversation
+
+
+def is_stalled(conversation: Conversation, *, now=None) -> bool:
+    if conversation.status != Status.COMPRESSING:
+        return False
+    if conversation.compression_stage in (Stage.READY, Stage.FAILED):
+        return conversation.compression_stage == Stage.FAILED
+    started = conversation.compression_started_at
+    limit = _config("compression_timeout_minutes") * 60
+    return started is None or ((now or timezone.now()) - started).total_seconds() > limit
+
+
+def sweep_stalled(*, now=None) -> list[int]:
+    """Requeue compressions whose worker died: older than the timeout and not finished."""
+    requeued = []
+    for conversation in Conversation.objects.filter(status=Status.COMPRESSING).exclude(
+        compression_stage__in=(Stage.READY, Stage.FAILED)
+    ):
+        if is_stalled(conversation, now=now):
+            with transaction.atomic():
+                current = _locked(conversation)
+                if is_stalled(current, now=now):
+                    current.status = Status.COMPRESSING
+                    _queue_compression(current)
+                    requeued.append(current.pk)
+    return requeued
+
+
+def resume(*, conversation: Conversation) -> Conversation:
+    """Back to talking: from ready_to_close, or from a compression (its draft is dropped)."""
+    from memories.models import Memory
+
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status == Status.ACTIVE:
+            return conversation
+        if conversation.status == Status.ARCHIVED:
+            raise TransitionError("This conversation is archived and cannot be resumed.")
+        # A draft was never confirmed: nothing of it was remembered, so it goes.
+        Memory.objects.filter(conversation=conversation, status=Memory.Status.DRAFT).delete()
+        conversation.status = Status.ACTIVE
+        conversation.closed_at = None
+        conversation.compression_stage = ""
+        conversation.compression_error = ""
+        conversation.nudged_at = None
+        conversation.save(
+            update_fields=[
+                "status",
+                "closed_at",
+                "compression_stage",
+                "compression_error",
+                "nudged_at",
+            ]
+        )
+    return conversation

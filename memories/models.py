@@ -295,6 +295,22 @@ class MemoryItem(models.Model):
         ACT_REFERENCE = "act_reference"
         INSIGHT = "insight"
 
+    # Each type's main and secondary field in ``data`` (the seed's extraction JSON).
+    FIELDS: dict[str, tuple[str, str]] = {
+        "person": ("name", "context"),
+        "task": ("description", "status"),
+        "decision": ("what", "why"),
+        "waiting_on": ("who", "what"),
+        "question_resolved": ("question", "answer"),
+        "question_opened": ("question", ""),
+        "blocker_cleared": ("what", "unblocks"),
+        "priority_change": ("item", "new"),
+        "act_reference": ("act", "relevance"),
+        "insight": ("insight", "context"),
+    }
+    # Items that stay open until a later conversation resolves them.
+    OPEN_TYPES = ("waiting_on", "question_opened", "task")
+
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="items")
     type = models.CharField(max_length=24, choices=Type.choices)
     data = models.JSONField(default=dict)
@@ -329,4 +345,72 @@ class MemoryItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_type_display()} of [id:{self.memory_id}]"
+        return f"{self.get_type_display()}: {self.text}"
+
+    @property
+    def main(self) -> str:
+        return str(self.data.get(self.FIELDS[self.type][0], ""))
+
+    @property
+    def detail(self) -> str:
+        key = self.FIELDS[self.type][1]
+        return str(self.data.get(key, "")) if key else ""
+
+    @property
+    def text(self) -> str:
+        """One line for people: "Alex — contract feedback", "Paint the hall — decided"."""
+        return " — ".join(part for part in (self.main, self.detail) if part)
+
+
+class StateDelta(models.Model):
+    """What a conversation's memory changed (seed 003, stage 3). Resolutions name the open item
+    they close; the member accepts or declines each one on the review screen."""
+
+    class Type(models.TextChoices):
+        NEW_WAITING_ON = "new_waiting_on"
+        RESOLVED_WAITING_ON = "resolved_waiting_on"
+        NEW_THREAD = "new_thread"
+        RESOLVED_THREAD = "resolved_thread"
+        PRIORITY_CHANGE = "priority_change"
+        ACT_UPDATE = "act_update"
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deltas")
+    type = models.CharField(max_length=24, choices=Type.choices)
+    data = models.JSONField(default=dict)
+    item = models.ForeignKey(
+        MemoryItem,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="resolving_deltas",
+        help_text="The open item this delta resolves.",
+    )
+    accepted = models.BooleanField(default=True)
+    applied = models.BooleanField(default=False)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["memory", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    type__in=[
+                        "new_waiting_on",
+                        "resolved_waiting_on",
+                        "new_thread",
+                        "resolved_thread",
+                        "priority_change",
+                        "act_update",
+                    ]
+                ),
+                name="state_delta_type_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_type_display()} from [id:{self.memory_id}]"
+
+    @property
+    def resolves(self) -> bool:
+        return self.type in (self.Type.RESOLVED_WAITING_ON, self.Type.RESOLVED_THREAD)

@@ -5,6 +5,7 @@ from memories import views
 app_name = "memories"
 
 urlpatterns = [
+    path("memories/", views.story, name="story"),
     path("acts/<int:pk>/", views.act_memories, name="act"),
     path("memories/search/", views.search, name="search"),
     path("memories/archive/", views.archive, name="archive"),

@@ -20,7 +20,7 @@ from conversations.services import ensure_your_story
 from memories import search as memory_search
 from memories import services
 from memories.forms import MemoryForm, SearchForm
-from memories.models import Entity, Memory, MemoryLink
+from memories.models import Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
 
 PAGE_SIZE = 20
@@ -60,14 +60,14 @@ def _safe_next(request: HttpRequest) -> str:
 
 
 @login_required
-def home(request: HttpRequest) -> HttpResponse:
+def story(request: HttpRequest) -> HttpResponse:
     return redirect("memories:act", pk=ensure_your_story(owner=request.user).pk)
 
 
 def _live_memories(request: HttpRequest, act: Act):
-    return Memory.objects.filter(owner=request.user, act=act, archived_at=None).select_related(
-        "act"
-    )
+    return Memory.objects.filter(
+        owner=request.user, act=act, archived_at=None, status=Memory.Status.CONFIRMED
+    ).select_related("act")
 
 
 def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
@@ -75,9 +75,17 @@ def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
     acts = Act.objects.filter(owner=request.user, status=Act.Status.ACTIVE).annotate(
         live_count=Count("memories", filter=Q(memories__archived_at=None))
     )
+    open_items = MemoryItem.objects.filter(
+        memory__owner=request.user,
+        memory__act=act,
+        memory__status=Memory.Status.CONFIRMED,
+        is_active=True,
+        type__in=MemoryItem.OPEN_TYPES,
+    ).order_by("-created_at")[:50]
     return {
         "act": act,
         "acts": acts,
+        "open_items": open_items,
         "page": _page(request, _live_memories(request, act)),
         "form": form,
     }

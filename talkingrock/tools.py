@@ -296,3 +296,331 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
     if result.message:
         answer["message"] = result.message
     return answer
+
+
+# --- conversations (seed 003) -------------------------------------------------------------------
+
+_CONVERSATION_ID = {"type": "integer", "minimum": 1, "description": "A conversation id."}
+
+
+def _refusing_transitions(function):
+    """A step the conversation's state does not allow answers 409 with the reason."""
+    from functools import wraps
+
+    from conversations.services import TransitionError
+
+    @wraps(function)
+    def run(user, **args):
+        try:
+            return function(user, **args)
+        except TransitionError as error:
+            raise ToolError(409, error.message) from None
+
+    return run
+
+
+def _conversation_of(user, conversation_id: int):
+    from conversations.models import Conversation
+
+    return Conversation.objects.get(pk=conversation_id, owner=user)
+
+
+def _message_dict(message) -> dict[str, Any]:
+    return {
+        "role": message.role,
+        "content": message.content,
+        "position": message.position,
+        "created_at": message.created_at.isoformat(),
+        "memories_used": [used["id"] for used in message.memories_used],
+    }
+
+
+def _conversation_dict(conversation, *, with_messages: bool = False) -> dict[str, Any]:
+    answer = {
+        "id": conversation.pk,
+        "status": conversation.status,
+        "stage": conversation.compression_stage or None,
+        "is_paused": conversation.is_paused,
+        "started_at": conversation.started_at.isoformat(),
+        "message_count": conversation.message_count,
+    }
+    if with_messages:
+        answer["messages"] = [_message_dict(m) for m in conversation.messages.all()]
+    return answer
+
+
+@tool(
+    "send_message",
+    "Say something in the member's open conversation (one is started if none is open); answers "
+    "with Talking Rock's reply and the memories it drew on.",
+    {"content": {"type": "string", "maxLength": 10_000}},
+    required=("content",),
+)
+@_refusing_transitions
+def _send_message(user, *, content):
+    from conversations import chat, services
+
+    conversation, message = services.add_message(owner=user, content=content)
+    reply = chat.respond(conversation=conversation, message=message)
+    return {
+        "conversation_id": conversation.pk,
+        "reply": reply.content,
+        "memories_used": [used["id"] for used in reply.memories_used],
+    }
+
+
+@tool("get_active_conversation", "The member's open conversation with its messages, or null.", {})
+def _get_active_conversation(user):
+    from conversations.services import open_conversation
+
+    conversation = open_conversation(user)
+    if conversation is None:
+        return {"conversation": None}
+    return {"conversation": _conversation_dict(conversation, with_messages=True)}
+
+
+@tool(
+    "close_conversation",
+    "Close the conversation and start compressing it (an agent has no review screen to wait "
+    "on); poll get_memory_preview, then confirm_memory.",
+    {"conversation_id": _CONVERSATION_ID},
+    required=("conversation_id",),
+)
+@_refusing_transitions
+def _close_conversation(user, *, conversation_id):
+    from conversations import services
+    from conversations.models import Conversation
+
+    conversation = _conversation_of(user, conversation_id)
+    conversation = services.confirm_close(
+        conversation=conversation, from_states=(Conversation.Status.ACTIVE,)
+    )
+    conversation.refresh_from_db()
+    answer = _conversation_dict(conversation)
+    if conversation.status == Conversation.Status.ARCHIVED:
+        answer["message"] = "Nothing was said, so nothing was remembered; archived."
+    return answer
+
+
+@tool(
+    "get_memory_preview",
+    "What compression made of a closed conversation: the narrative, the items and the suggested "
+    "act, once status is 'ready'.",
+    {"conversation_id": _CONVERSATION_ID},
+    required=("conversation_id",),
+)
+def _get_memory_preview(user, *, conversation_id):
+    from conversations import compression
+    from conversations.models import Conversation
+
+    conversation = _conversation_of(user, conversation_id)
+    if conversation.status != Conversation.Status.COMPRESSING:
+        raise ToolError(409, f"Conversation {conversation_id} is {conversation.status}.")
+    stage = conversation.compression_stage
+    status = {"ready": "ready", "failed": "failed"}.get(stage, "compressing")
+    memory = compression.draft_of(conversation) if status == "ready" else None
+    route = conversation.compression_report.get("route", {})
+    answer: dict[str, Any] = {
+        "status": status,
+        "stage": stage,
+        "memory_id": memory.pk if memory else None,
+        "narrative": memory.content if memory else "",
+        "items": [{"type": i.type, "data": i.data} for i in memory.items.all()] if memory else [],
+        "suggested_act_id": route.get("act_id"),
+        "reason": route.get("reason", ""),
+        "engines": {
+            name: info.get("engine")
+            for name, info in conversation.compression_report.items()
+            if isinstance(info, dict)
+        },
+    }
+    if status == "failed":
+        answer["error"] = conversation.compression_error
+    return answer
+
+
+@tool(
+    "confirm_memory",
+    "Keep a conversation's memory (in the suggested act, or the one given; null keeps the "
+    "suggestion), optionally with an edited narrative; the conversation is archived.",
+    {
+        "memory_id": {"type": "integer", "minimum": 1},
+        "destination_act_id": {"type": ["integer", "null"], "minimum": 1},
+        "edited_narrative": {"type": ["string", "null"], "maxLength": 10_000},
+    },
+    required=("memory_id",),
+)
+@_refusing_transitions
+def _confirm_memory(user, *, memory_id, destination_act_id=None, edited_narrative=None):
+    from conversations import compression
+
+    memory = Memory.objects.select_related("conversation").get(
+        pk=memory_id, owner=user, status=Memory.Status.DRAFT, conversation__isnull=False
+    )
+    destination = None
+    if destination_act_id is not None:
+        destination = Act.objects.get(pk=destination_act_id, owner=user)
+    kept = compression.confirm(
+        conversation=memory.conversation, destination=destination, narrative=edited_narrative
+    )
+    return {
+        "memories": [memory_as_dict(m) for m in kept],
+        "conversation_id": memory.conversation_id,
+    }
+
+
+@tool(
+    "resume_conversation",
+    "Go back to a conversation that was being closed; its draft memory is dropped.",
+    {"conversation_id": _CONVERSATION_ID},
+    required=("conversation_id",),
+)
+@_refusing_transitions
+def _resume_conversation(user, *, conversation_id):
+    from conversations import services
+
+    conversation = services.resume(conversation=_conversation_of(user, conversation_id))
+    return _conversation_dict(conversation)
+
+
+@tool(
+    "get_open_threads",
+    "Open items across the member's memories: questions, waiting-ons and tasks not yet resolved.",
+    {
+        "entity_type": {
+            "type": ["string", "null"],
+            "enum": ["waiting_on", "question_opened", "task"],
+        },
+        "act_id": {"type": ["integer", "null"], "minimum": 1},
+    },
+)
+def _get_open_threads(user, *, entity_type=None, act_id=None):
+    from conversations.greeting import items_of
+    from memories.models import MemoryItem
+
+    items = items_of(user).filter(is_active=True, type__in=MemoryItem.OPEN_TYPES)
+    if entity_type:
+        items = items.filter(type=entity_type)
+    if act_id is not None:
+        items = items.filter(memory__act=Act.objects.get(pk=act_id, owner=user))
+    return {
+        "threads": [
+            {
+                "item_id": item.pk,
+                "type": item.type,
+                "data": item.data,
+                "memory_id": item.memory_id,
+                "act_id": item.memory.act_id,
+                "since": item.created_at.isoformat(),
+            }
+            for item in items.order_by("-created_at")[:100]
+        ]
+    }
+
+
+@tool(
+    "get_your_story",
+    "Recent memories of the member's permanent Your Story act, newest first.",
+    {
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "offset": {"type": "integer", "minimum": 0},
+    },
+)
+def _get_your_story(user, *, limit=20, offset=0):
+    from conversations.services import ensure_your_story
+
+    rows = Memory.objects.filter(
+        owner=user,
+        act=ensure_your_story(owner=user),
+        status=Memory.Status.CONFIRMED,
+        archived_at=None,
+    ).order_by("-created_at", "-pk")[offset : offset + limit]
+    return {"memories": [memory_as_dict(m) for m in rows]}
+
+
+@tool(
+    "get_conversation_archive",
+    "An archived conversation's transcript and the memories it produced.",
+    {"conversation_id": _CONVERSATION_ID},
+    required=("conversation_id",),
+)
+def _get_conversation_archive(user, *, conversation_id):
+    conversation = _conversation_of(user, conversation_id)
+    answer = _conversation_dict(conversation, with_messages=True)
+    answer["memories"] = [
+        memory_as_dict(m) for m in conversation.memories.filter(status=Memory.Status.CONFIRMED)
+    ]
+    return answer
+
+
+@tool(
+    "edit_memory",
+    "Edit a kept memory's narrative and its items (remove some by id, add new ones).",
+    {
+        "memory_id": {"type": "integer", "minimum": 1},
+        "narrative": {"type": ["string", "null"], "maxLength": 10_000},
+        "items_to_remove": {"type": "array", "items": {"type": "integer"}},
+        "items_to_add": {
+            "type": "array",
+            "items": {"type": "object"},
+            "description": 'Each {"type": "task", "text": "...", "detail": "..."}.',
+        },
+    },
+    required=("memory_id",),
+)
+@_refusing_transitions
+def _edit_memory(user, *, memory_id, narrative=None, items_to_remove=(), items_to_add=()):
+    from django.db import transaction
+
+    from conversations import compression
+    from memories.models import MemoryItem
+
+    memory = Memory.objects.get(pk=memory_id, owner=user)
+    with transaction.atomic():
+        if narrative is not None:
+            memory_services.memory_update(owner=user, memory_id=memory.pk, content=narrative)
+        MemoryItem.objects.filter(memory=memory, pk__in=list(items_to_remove)).delete()
+        for row in items_to_add:
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                raise ToolError(400, 'Each item to add needs {"type": ..., "text": ...}.')
+            compression.add_item(
+                memory=memory,
+                type=str(row.get("type")),
+                main=row["text"],
+                detail=str(row.get("detail", "")),
+            )
+    memory.refresh_from_db()
+    return memory_as_dict(memory) | {
+        "items": [{"id": i.pk, "type": i.type, "data": i.data} for i in memory.items.all()]
+    }
+
+
+def _act_dict(act) -> dict[str, Any]:
+    return {
+        "id": act.pk,
+        "title": act.title,
+        "description": act.description,
+        "status": act.status,
+        "is_your_story": act.is_your_story,
+    }
+
+
+@tool(
+    "create_act",
+    "Create an act: a project or chapter of life that memories can be kept in.",
+    {
+        "title": {"type": "string", "maxLength": 200},
+        "description": {"type": "string", "maxLength": 2000},
+    },
+    required=("title",),
+)
+@_refusing_transitions
+def _create_act(user, *, title, description=""):
+    from conversations import services
+
+    return _act_dict(services.create_act(owner=user, title=title, description=description))
+
+
+@tool("list_acts", "The member's acts, Your Story first.", {})
+def _list_acts(user):
+    return {"acts": [_act_dict(act) for act in Act.objects.filter(owner=user)]}

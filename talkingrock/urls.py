@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from memories import views as memory_views
+from conversations import views as conversation_views
 from talkingrock import api, household
 
 urlpatterns = [
-    path("", memory_views.home, name="home"),
+    path("", conversation_views.home, name="home"),
     path("setup/", household.setup, name="setup"),
     path("members/", household.members, name="members"),
     path("members/<int:pk>/remove/", household.member_remove, name="member-remove"),
@@ -18,5 +18,6 @@ urlpatterns = [
     path("api/tools", api.list_tools, name="api-tools"),
     path("api/tools/<str:name>", api.run_tool, name="api-tool"),
     path("admin/", admin.site.urls),
+    path("", include("conversations.urls")),
     path("", include("memories.urls")),
 ]

@@ -73,3 +73,27 @@ def index():
         return indexing.index_memories(owner_id=owner.pk if owner else None)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _offline_by_default(settings):
+    """No test reaches for a real Ollama; the ones about the model use ``ollama`` below."""
+    settings.TALKINGROCK_LLM = {**settings.TALKINGROCK_LLM, "enabled": False}
+
+
+@pytest.fixture
+def ollama(settings):
+    """The real ``ollama`` client talking to a scripted server (tests/support/ollama_stub.py)."""
+    from talkingrock import llm
+    from tests.support.ollama_stub import ScriptedOllama
+
+    settings.TALKINGROCK_LLM = {
+        **settings.TALKINGROCK_LLM,
+        "enabled": True,
+        "host": "http://ollama.test",
+        "model": "llama3.2:3b",
+        "timeout": 5,
+    }
+    server = ScriptedOllama()
+    with llm.use_transport(server.transport()):
+        yield server

@@ -17,10 +17,11 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, reverse
 from django.urls.converters import IntConverter
 
-from conversations.models import Act
+from conversations import services as conversation_services
+from conversations.models import Act, Conversation, Message
 from conversations.services import ensure_your_story
 from memories import indexing, services
-from memories.models import Entity, Memory
+from memories.models import Entity, Memory, MemoryItem, Recall
 from talkingrock import urls as root_urls
 from talkingrock.models import ApiToken
 from talkingrock.tools import REGISTRY, ToolError, call_tool
@@ -30,7 +31,9 @@ ARCHIVED_SECRET = "Quixotic locker combination 2468"
 ACT_SECRET = "Surprise party planning"
 ACT_MEMORY = "Balloons hidden in the loft"
 TOKEN_NAME = "Alice phone assistant"
-ALICES_WORDS = (SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME)
+SAID = "Planning to surprise Omar with a puppy"
+SAID_BEFORE = "Granny's recipe uses cardamom"
+ALICES_WORDS = (SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -43,6 +46,10 @@ class Alices:
     act_memory: Memory
     token: ApiToken
     entity: Entity
+    conversation: Conversation  # open, with a message
+    message: Message
+    past: Conversation  # archived
+    trail: Recall
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -57,6 +64,13 @@ def alices(alice, remember, index) -> Alices:
     act_memory = remember(ACT_MEMORY, act=act)
     index(alice)  # vectors and entities, so that recall could find them
     memory.refresh_from_db()
+    past, _ = conversation_services.add_message(owner=alice, content=SAID_BEFORE)
+    conversation_services.request_close(conversation=past)
+    conversation_services.confirm_close(conversation=past)  # its task never runs: no commit
+    Conversation.objects.filter(pk=past.pk).update(status="archived", archived_at=past.closed_at)
+    past.refresh_from_db()
+    conversation, message = conversation_services.add_message(owner=alice, content=SAID)
+    trail = Recall.objects.create(owner=alice, query=SAID, purpose="chat", message=message)
     return Alices(
         member=alice,
         memory=memory,
@@ -65,6 +79,10 @@ def alices(alice, remember, index) -> Alices:
         act_memory=act_memory,
         token=ApiToken.issue(owner=alice, name=TOKEN_NAME)[0],
         entity=Entity.objects.get(owner=alice, normalized="zanzibar"),
+        conversation=conversation,
+        message=message,
+        past=past,
+        trail=trail,
     )
 
 
@@ -73,6 +91,9 @@ def snapshot(alice) -> tuple:
     return (
         list(Memory.objects.filter(owner=alice).order_by("pk").values()),
         list(Act.objects.filter(owner=alice).order_by("pk").values()),
+        list(Conversation.objects.filter(owner=alice).order_by("pk").values()),
+        list(Message.objects.filter(conversation__owner=alice).order_by("pk").values()),
+        list(MemoryItem.objects.filter(memory__owner=alice).order_by("pk").values()),
         list(ApiToken.objects.filter(owner=alice).order_by("pk").values()),
         list(get_user_model().objects.filter(pk=alice.pk).values()),
     )
@@ -113,6 +134,22 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:delete": ("memory", [GET, GET_HTMX, POST, POST_HTMX], 404),
     "memories:entity": ("entity", [GET, GET_HTMX, Visit("get", {"page": 2}, htmx=True)], 404),
     "token-revoke": ("token", [POST], 404),
+    "conversations:detail": ("past", [GET], 404),
+    "conversations:pause": ("conversation", [POST], 404),
+    "conversations:unpause": ("conversation", [POST], 404),
+    "conversations:close": ("conversation", [POST, POST_HTMX], 404),
+    "conversations:confirm-close": ("conversation", [POST], 404),
+    "conversations:resume": ("conversation", [POST], 404),
+    "conversations:retry": ("conversation", [POST], 404),
+    "conversations:progress": ("conversation", [GET, GET_HTMX], 404),
+    "conversations:review": ("conversation", [GET, Visit("post", {"action": "confirm"})], 404),
+    "conversations:reply": ("message", [POST, POST_HTMX], 404),
+    "conversations:act-edit": (
+        "act",
+        [Visit("post", {"title": "Bob's now"}), Visit("post", {"archived": "1"})],
+        404,
+    ),
+    "conversations:why": ("trail", [GET], 404),
     # Removing members is for household admins; bob is not one, so he is refused outright.
     "member-remove": ("member", [GET, POST], 403),
 }
@@ -197,7 +234,13 @@ def _is_id(name: str, schema: dict[str, Any]) -> bool:
 
 
 # Which of alice's rows an id argument names.
-ID_ARGUMENTS = {"id": "memory", "memory_id": "memory", "act_id": "act"}
+ID_ARGUMENTS = {
+    "id": "memory",
+    "memory_id": "memory",
+    "act_id": "act",
+    "destination_act_id": "act",
+    "conversation_id": "conversation",
+}
 
 
 def _plain_value(schema: dict[str, Any]) -> Any:
@@ -222,8 +265,10 @@ def arguments_with_alices_ids(tool, alices: Alices) -> tuple[dict[str, Any], boo
 
 
 def ids_in(value: Any) -> set[int]:
+    """The ids of the memories in an answer (a memory is a dict with an id and content)."""
     if isinstance(value, dict):
-        found = {value["id"]} if isinstance(value.get("id"), int) else set()
+        is_memory = isinstance(value.get("id"), int) and "content" in value
+        found = {value["id"]} if is_memory else set()
         return found.union(*(ids_in(v) for v in value.values()))
     if isinstance(value, list):
         return set().union(*(ids_in(v) for v in value))
@@ -254,9 +299,11 @@ def test_bob_cannot_reach_alices_rows_through_any_tool(client, bob, alices):
         else:
             assert response.status_code == 200, (tool.name, response.content)
             assert not ids_in(response.json()) & alices_ids, tool.name
+            assert SAID not in response.content.decode(), tool.name
         assert snapshot(alices.member) == before, tool.name
 
-    assert {"memory_reinforce", "memory_demote", "memory_update"} <= set(id_tools)
+    assert {"memory_reinforce", "memory_demote", "memory_update", "confirm_memory"} <= set(id_tools)
+    assert {"close_conversation", "get_memory_preview", "get_conversation_archive"} <= set(id_tools)
 
 
 def test_bobs_keyword_query_never_finds_alices_memories(bob, alices):
@@ -278,6 +325,8 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
     words = "zanzibar safe 7391 quixotic locker balloons loft surprise party"
     pages = [
         (reverse("home"), {}, {}),
+        (reverse("conversations:archive"), {}, {}),
+        (reverse("conversations:acts"), {}, {}),
         (reverse("memories:act", args=[ensure_your_story(owner=bob).pk]), {}, {}),
         (reverse("memories:search"), {"q": words}, {}),
         (reverse("memories:search"), {"q": words, "archived": "on"}, {}),

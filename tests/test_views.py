@@ -35,8 +35,8 @@ def card_score(response, memory) -> str:
 # --- Your Story timeline and act pages -----------------------------------------------------
 
 
-def test_home_leads_to_your_story(alice_client, your_story):
-    response = alice_client.get(reverse("home"))
+def test_your_story_link_leads_to_the_timeline(alice_client, your_story):
+    response = alice_client.get(reverse("memories:story"))
     assert response.status_code == 302
     assert response.url == reverse("memories:act", args=[your_story.pk])
 
@@ -106,7 +106,7 @@ def test_the_timeline_costs_the_same_queries_however_many_memories(
         remember(f"memory number {n}", tags="home, family")
     url = reverse("memories:act", args=[your_story.pk])
     # session, user, act, sidebar acts, page count, page rows, the add form's act choices
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):  # + the act's open items
         alice_client.get(url)
     with django_assert_num_queries(5):  # the fragment has no sidebar and no form
         alice_client.get(url, {"page": 2} if memories > 20 else {}, **HTMX)

@@ -80,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "talkingrock.context_processors.engine",
             ],
         },
     },
@@ -166,6 +167,33 @@ TALKINGROCK_MEMORY = {
     "max_content_length": 10_000,
     # Memories no queued task reached (a worker killed mid-batch) are indexed by this sweep.
     "index_sweep_minutes": 5,
+}
+
+# The language model (talkingrock/llm/): Ollama on loopback when it runs, the offline engine when
+# it does not. TALKINGROCK_LLM=off keeps every answer on the offline engine.
+TALKINGROCK_LLM = {
+    "enabled": os.environ.get("TALKINGROCK_LLM", "on") != "off",
+    "host": os.environ.get("OLLAMA_HOST", "http://127.0.0.1:11434"),
+    "model": os.environ.get("TALKINGROCK_LLM_MODEL", "llama3.2:3b"),
+    "timeout": float(os.environ.get("TALKINGROCK_LLM_TIMEOUT", 120)),  # seconds per answer
+    "connect_timeout": 2.0,  # loopback connects at once or not at all
+    "status_ttl": 30,  # seconds the header's engine status is trusted before re-checking
+    "temperature": 0.3,
+}
+
+# The conversation lifecycle (conversations/): seed 003.
+TALKINGROCK_CONVERSATIONS = {
+    "max_message_chars": 10_000,
+    "extraction_passes": int(os.environ.get("TALKINGROCK_EXTRACTION_PASSES", 2)),
+    "tool_rounds": 3,  # memory_query rounds the model may take before it must answer
+    "context_memories": 5,  # recalled memories in a reply's context
+    "recent_memories": 3,  # plus the most recent ones, whatever the message says
+    "recent_turns": 12,  # transcript turns in a reply's context
+    "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
+    "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
+    "recent_decision_days": 7,
+    "compression_timeout_minutes": 15,  # a compression older than this is requeued by the sweeper
+    "resolution_similarity": 0.6,  # cosine between a new item and an open one to propose resolving
 }
 
 # Hybrid recall (memories/recall.py). docs/benchmarks.md has the LoCoMo measurements these were

@@ -1,0 +1,8 @@
+from talkingrock import llm
+
+
+def engine(request):
+    """The engine status for the header: checked at most every ``status_ttl`` seconds."""
+    if not request.user.is_authenticated:
+        return {}
+    return {"engine": llm.status()}

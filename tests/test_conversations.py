@@ -1,0 +1,507 @@
+"""The conversation lifecycle as services: transitions, compression offline and with a scripted
+Ollama, review (confirm, edit, split, resume), thread resolution, greeting, faults."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import IntegrityError
+from django.utils import timezone
+
+from conversations import chat, compression, services
+from conversations.greeting import greeting
+from conversations.models import Act, Conversation, Message
+from conversations.services import TransitionError
+from memories.models import Memory, MemoryItem, Recall, StateDelta
+from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
+
+Status, Stage = Conversation.Status, Conversation.Stage
+
+RENOVATION = [
+    "We decided to paint the hallway green because it hides scuffs.",
+    "I'm waiting on Alex to send the contract for the kitchen.",
+    "I need to order the tiles for the bathroom.",
+    "Should we replace the boiler before winter?",
+]
+
+
+def talk(owner, *lines):
+    conversation = None
+    for line in lines:
+        conversation, _ = services.add_message(owner=owner, content=line)
+    return conversation
+
+
+def close_and_compress(conversation, capture):
+    services.request_close(conversation=conversation)
+    with capture(execute=True):
+        services.confirm_close(conversation=conversation)
+    conversation.refresh_from_db()
+    return conversation
+
+
+@pytest.fixture
+def capture(django_capture_on_commit_callbacks):
+    return django_capture_on_commit_callbacks
+
+
+# --- transitions -----------------------------------------------------------------------------
+
+
+def test_a_first_message_starts_the_one_conversation(alice):
+    conversation, message = services.add_message(owner=alice, content="Hello")
+    again, second = services.add_message(owner=alice, content="Still me")
+    assert again.pk == conversation.pk
+    assert (message.position, second.position) == (0, 1)
+    assert again.message_count == 2 and again.last_message_at == second.created_at
+
+
+def test_the_database_refuses_a_second_open_conversation(alice):
+    Conversation.objects.create(owner=alice)
+    with pytest.raises(IntegrityError):
+        Conversation.objects.create(owner=alice, status=Status.READY_TO_CLOSE)
+
+
+def test_start_returns_the_open_conversation_instead_of_a_new_one(alice):
+    first, created = services.start(owner=alice)
+    second, created_again = services.start(owner=alice)
+    assert created and not created_again and first.pk == second.pk
+
+
+@pytest.mark.parametrize("content", ["", "   ", "x" * 10_001])
+def test_empty_and_oversized_messages_are_refused_with_a_reason(alice, content):
+    with pytest.raises(TransitionError) as refused:
+        services.add_message(owner=alice, content=content)
+    assert "empty" in refused.value.message or "limit is 10,000" in refused.value.message
+    assert not Message.objects.exists()
+
+
+def test_every_invalid_transition_says_why(alice, capture):
+    conversation = talk(alice, "Hi there")
+    with pytest.raises(TransitionError, match="done first"):
+        services.confirm_close(conversation=conversation)
+    with pytest.raises(TransitionError, match="Only a compression"):
+        services.retry_compression(conversation=conversation)
+    services.request_close(conversation=conversation)
+    with pytest.raises(TransitionError, match="waiting to be closed"):
+        services.add_message(owner=alice, content="one more thing")
+    with pytest.raises(TransitionError, match="waiting to be closed"):
+        services.set_paused(conversation=conversation, paused=True)
+    conversation = close_and_compress(conversation, capture)
+    assert conversation.review_ready
+    with pytest.raises(TransitionError, match="being remembered"):
+        services.request_close(conversation=conversation)
+    compression.confirm(conversation=conversation)
+    for step in (services.resume, services.request_close, services.set_paused):
+        kwargs = {"paused": True} if step is services.set_paused else {}
+        with pytest.raises(TransitionError, match="archived"):
+            step(conversation=conversation, **kwargs)
+    with pytest.raises(TransitionError, match="already archived"):
+        compression.confirm(conversation=conversation)
+
+
+def test_valid_transitions_round_trip(alice):
+    conversation = talk(alice, "Hi")
+    services.set_paused(conversation=conversation, paused=True)
+    services.set_paused(conversation=conversation, paused=False)
+    services.request_close(conversation=conversation)
+    assert services.request_close(conversation=conversation).status == Status.READY_TO_CLOSE
+    resumed = services.resume(conversation=conversation)
+    assert resumed.status == Status.ACTIVE and resumed.closed_at is None
+
+
+def test_closing_an_empty_conversation_archives_it_and_remembers_nothing(alice, capture):
+    conversation, _ = services.start(owner=alice)
+    services.request_close(conversation=conversation)
+    with capture(execute=True) as queued:
+        closed = services.confirm_close(conversation=conversation)
+    assert closed.status == Status.ARCHIVED and closed.archived_at is not None
+    assert queued == [] and not Memory.objects.exists()
+    assert services.open_conversation(alice) is None
+
+
+# --- compression and review, offline -----------------------------------------------------------
+
+
+def test_offline_compression_runs_all_four_stages_and_waits_for_review(alice, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+
+    assert conversation.status == Status.COMPRESSING and conversation.review_ready
+    report = conversation.compression_report
+    assert [report[s]["engine"] for s in ("entities", "narrative", "deltas")] == ["offline"] * 3
+    assert report["embeddings"]["engine"] == "sentence-transformers"
+    memory = compression.draft_of(conversation)
+    assert memory.status == Memory.Status.DRAFT and memory.extraction_engine == "offline"
+    assert "decided to paint the hallway green" in memory.content
+    kinds = {item.type for item in memory.items.all()}
+    assert {"decision", "waiting_on", "task", "question_opened", "person"} <= kinds
+    assert memory.indexed_hash == memory.content_hash  # stage 4 embedded it
+    assert {d.type for d in memory.deltas.all()} >= {"new_waiting_on", "new_thread"}
+    # A draft is invisible to search until the member confirms it.
+    assert services_query(alice, "hallway green") == []
+
+
+def services_query(owner, text):
+    from memories.services import memory_query
+
+    return [memory.pk for memory, _ in memory_query(owner=owner, query=text).hits]
+
+
+def test_confirm_keeps_the_memory_applies_deltas_and_archives(alice, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    memory = compression.draft_of(conversation)
+
+    kept = compression.confirm(conversation=conversation, narrative="Hallway green, tiles next.")
+
+    memory.refresh_from_db()
+    conversation.refresh_from_db()
+    assert kept == [memory] and memory.status == Memory.Status.CONFIRMED
+    assert memory.user_reviewed and memory.user_edited
+    assert memory.original_content.startswith("alice decided")
+    assert conversation.status == Status.ARCHIVED and conversation.archived_at
+    assert all(d.applied for d in memory.deltas.all())
+    assert services_query(alice, "hallway green") == [memory.pk]
+
+
+def test_redirect_to_another_act(alice, capture):
+    garden = Act.objects.create(owner=alice, title="Garden")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    [memory] = compression.confirm(conversation=conversation, destination=garden)
+    assert memory.act == garden
+
+
+def test_split_makes_one_memory_per_act_each_linked_to_the_conversation(alice, capture):
+    house = Act.objects.create(owner=alice, title="House", description="renovation")
+    work = Act.objects.create(owner=alice, title="Work")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    draft = compression.draft_of(conversation)
+    waiting = draft.items.get(type="waiting_on")
+    others = list(draft.items.exclude(pk=waiting.pk).values_list("pk", flat=True))
+
+    kept = compression.split(
+        conversation=conversation,
+        parts=[
+            compression.Part(act=house, text="The hallway goes green.", item_ids=others),
+            compression.Part(act=work, text="", item_ids=[waiting.pk]),
+        ],
+    )
+
+    assert [m.act for m in kept] == [house, work]
+    assert all(m.conversation_id == conversation.pk and m.status == "confirmed" for m in kept)
+    assert kept[1].content.startswith("Waiting On: Alex")  # written from its items
+    assert list(kept[1].items.values_list("pk", flat=True)) == [waiting.pk]
+    conversation.refresh_from_db()
+    assert conversation.status == Status.ARCHIVED
+
+
+def test_split_needs_two_different_destinations(alice, capture):
+    house = Act.objects.create(owner=alice, title="House")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    with pytest.raises(TransitionError, match="at least two"):
+        compression.split(
+            conversation=conversation, parts=[compression.Part(house, "only one", [])]
+        )
+    with pytest.raises(TransitionError, match="different act"):
+        compression.split(
+            conversation=conversation,
+            parts=[compression.Part(house, "a", []), compression.Part(house, "b", [])],
+        )
+
+
+def test_resume_from_review_drops_the_draft_and_keeps_the_transcript(alice, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    resumed = services.resume(conversation=conversation)
+    assert resumed.status == Status.ACTIVE
+    assert not Memory.objects.exists() and not MemoryItem.objects.exists()
+    assert resumed.messages.count() == len(RENOVATION)
+    services.add_message(owner=alice, content="Actually, one more thing.")
+
+
+def test_items_can_be_edited_removed_and_added(alice, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    memory = compression.draft_of(conversation)
+    task = memory.items.get(type="task")
+    compression.update_item(item=task, main="Order the blue tiles", detail="decided")
+    assert task.data["description"] == "Order the blue tiles"
+    added = compression.add_item(memory=memory, type="insight", main="Green hides scuffs")
+    assert added.data == {"insight": "Green hides scuffs"}
+    with pytest.raises(TransitionError):
+        compression.add_item(memory=memory, type="gossip", main="x")
+
+
+# --- thread resolution across conversations ----------------------------------------------------
+
+
+def test_a_later_conversation_resolves_a_waiting_on(alice, capture):
+    first = close_and_compress(talk(alice, *RENOVATION), capture)
+    compression.confirm(conversation=first)
+    waiting = MemoryItem.objects.get(type="waiting_on", memory__status="confirmed")
+    assert waiting.is_active
+
+    second = close_and_compress(
+        talk(alice, "Alex sent the contract for the kitchen this morning, finally."), capture
+    )
+    draft = compression.draft_of(second)
+    delta = draft.deltas.get(type=StateDelta.Type.RESOLVED_WAITING_ON)
+    assert (
+        delta.item == waiting and delta.data["item"] == "Alex — send the contract for the kitchen"
+    )
+
+    compression.confirm(conversation=second)
+    waiting.refresh_from_db()
+    assert not waiting.is_active and waiting.resolved_by == draft and waiting.resolved_at
+
+
+def test_a_declined_resolution_leaves_the_thread_open(alice, capture):
+    first = close_and_compress(talk(alice, *RENOVATION), capture)
+    compression.confirm(conversation=first)
+    second = close_and_compress(talk(alice, "Alex sent the contract for the kitchen."), capture)
+    delta = compression.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_WAITING_ON)
+
+    compression.confirm(conversation=second, declined=[delta.pk])
+
+    delta.refresh_from_db()
+    assert not delta.accepted and not delta.applied
+    assert MemoryItem.objects.get(pk=delta.item_id).is_active
+
+
+def test_an_answered_question_is_proposed_by_similarity(alice, capture):
+    first = close_and_compress(talk(alice, "Should we replace the boiler before winter?"), capture)
+    compression.confirm(conversation=first)
+    question = MemoryItem.objects.get(type="question_opened")
+    second = close_and_compress(
+        talk(alice, "We decided to replace the boiler before winter, the old one is failing."),
+        capture,
+    )
+    delta = compression.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_THREAD)
+    assert delta.item == question
+
+
+def test_unrelated_conversations_resolve_nothing(alice, capture):
+    first = close_and_compress(talk(alice, *RENOVATION), capture)
+    compression.confirm(conversation=first)
+    second = close_and_compress(talk(alice, "We decided to visit Granny on Sunday."), capture)
+    draft = compression.draft_of(second)
+    assert not draft.deltas.filter(type__startswith="resolved").exists()
+
+
+# --- compression with a scripted Ollama ---------------------------------------------------------
+
+ENTITIES = {
+    "people": [{"name": "Alex", "context": "sends the contract", "relation": "builder"}],
+    "decisions": [{"what": "paint the hallway green", "why": "hides scuffs"}],
+    "waiting_on": [{"who": "Alex", "what": "the kitchen contract", "since": "2026-11-23"}],
+}
+NARRATIVE = {"narrative": "Alice chose green for the hallway. The kitchen waits on Alex."}
+
+
+def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollama):
+    house = Act.objects.create(owner=alice, title="House")
+    ollama.answer(
+        ENTITIES,
+        {"tasks": [{"description": "order tiles", "status": "decided", "priority": "next"}]},
+        NARRATIVE,
+        {"suggested_destination": "House", "confidence": 0.8, "reasoning": "renovation talk"},
+    )
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+
+    report = conversation.compression_report
+    assert report["entities"] == {
+        "engine": "ollama",
+        "model": "llama3.2:3b",
+        "attempts": 2,
+        "passes": 2,
+    }
+    assert report["narrative"]["engine"] == "ollama"
+    assert report["route"]["engine"] == "ollama" and report["route"]["act_id"] == house.pk
+    memory = compression.draft_of(conversation)
+    assert memory.content == NARRATIVE["narrative"] and memory.act == house
+    assert memory.extraction_engine == "ollama:llama3.2:3b"
+    # Both passes merged: the second pass's task joined the first pass's items.
+    assert {i.type for i in memory.items.all()} == {"person", "decision", "waiting_on", "task"}
+    first_prompt = ollama.chats[0]
+    assert first_prompt["format"] == compression.ENTITY_SCHEMA
+    assert "hallway green" in first_prompt["messages"][1]["content"]
+
+
+@pytest.mark.parametrize("failure", [Timeout(), HTTP(500, "boom"), HTTP(404, "model not found")])
+def test_an_outage_falls_back_to_the_offline_engine_and_says_why(alice, capture, ollama, failure):
+    ollama.answer(failure, failure, failure, failure, failure, failure)
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    report = conversation.compression_report
+    assert conversation.review_ready
+    assert report["entities"]["engine"] == "offline"
+    assert report["entities"]["fallback_reason"].startswith(
+        ("Ollama did not answer", "Ollama answered")
+    )
+    assert compression.draft_of(conversation).extraction_engine == "offline"
+
+
+def test_garbage_twice_falls_back_garbage_once_is_retried(alice, capture, ollama):
+    ollama.answer("{not json", '{"people": "everyone"}', "{broken", NARRATIVE, "nope", "nope")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    report = conversation.compression_report
+    assert report["entities"]["engine"] == "offline"
+    assert "did not fit the schema twice" in report["entities"]["fallback_reason"]
+    assert report["narrative"] == {"engine": "ollama", "model": "llama3.2:3b", "attempts": 2}
+
+
+# --- faults ---------------------------------------------------------------------------------
+
+
+def test_a_worker_killed_mid_compression_is_swept_and_finishes(alice, capture):
+    conversation = talk(alice, *RENOVATION)
+    services.request_close(conversation=conversation)
+    with capture(execute=False):  # the task is queued but its worker dies before running it
+        services.confirm_close(conversation=conversation)
+    Conversation.objects.filter(pk=conversation.pk).update(compression_stage=Stage.ENTITIES)
+    conversation.refresh_from_db()
+    assert services.sweep_stalled() == []  # not stalled yet
+    later = timezone.now() + timedelta(minutes=16)
+    assert services.is_stalled(conversation, now=later)
+    with capture(execute=True):
+        assert services.sweep_stalled(now=later) == [conversation.pk]
+    conversation.refresh_from_db()
+    assert conversation.review_ready and conversation.compression_attempts == 1
+    assert compression.draft_of(conversation) is not None
+
+
+def test_a_crash_in_a_stage_fails_visibly_and_retry_succeeds(alice, capture, monkeypatch):
+    conversation = talk(alice, *RENOVATION)
+    broken = monkeypatch.setattr
+    broken(compression.offline, "narrative", lambda *a, **k: 1 / 0)
+    conversation = close_and_compress(conversation, capture)
+    assert conversation.compression_stage == Stage.FAILED
+    assert "ZeroDivisionError" in conversation.compression_error
+    assert services.is_stalled(conversation)
+    assert conversation.messages.count() == len(RENOVATION)  # nothing lost
+    monkeypatch.undo()
+    with capture(execute=True):
+        services.retry_compression(conversation=conversation)
+    conversation.refresh_from_db()
+    assert conversation.review_ready and conversation.compression_attempts == 2
+
+
+def test_running_the_task_twice_keeps_one_draft(alice, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    assert compression.compress(conversation.pk) == "nothing to do"
+    Conversation.objects.filter(pk=conversation.pk).update(compression_stage=Stage.QUEUED)
+    compression.compress(conversation.pk)
+    assert Memory.objects.filter(conversation=conversation).count() == 1
+
+
+# --- chat -------------------------------------------------------------------------------------
+
+
+def test_the_offline_reply_names_what_is_remembered_and_leaves_a_trail(alice, remember, index):
+    dentist = remember("Maya's dentist appointment is on Tuesday at 3pm")
+    remember("The car insurance renews in March")
+    index(alice)
+    conversation, message = services.add_message(owner=alice, content="When is Maya's dentist?")
+
+    reply = chat.respond(conversation=conversation, message=message)
+
+    assert reply.role == "assistant" and reply.engine == "offline" and reply.position == 1
+    assert "Maya's dentist appointment is on Tuesday" in reply.content
+    assert f"[id:{dentist.pk}]" in reply.content
+    assert reply.memories_used[0]["id"] == dentist.pk
+    trail = Recall.objects.get(pk=reply.memories_used[0]["recall"])
+    assert trail.purpose == "chat" and trail.conversation == conversation
+    assert trail.hits.filter(memory=dentist).exists()
+
+
+def test_the_offline_reply_says_plainly_when_nothing_bears_on_it(alice):
+    conversation, message = services.add_message(owner=alice, content="Hello!")
+    reply = chat.respond(conversation=conversation, message=message)
+    assert reply.content.startswith("I don't remember anything") and reply.memories_used == []
+
+
+def test_the_model_may_search_then_answer(alice, remember, index, ollama):
+    boiler = remember("The boiler was serviced by Jon in October")
+    index(alice)
+    ollama.answer(
+        ToolCalls(
+            [("memory_query", {"query": "boiler service"}), ("memory_reinforce", {"id": boiler.pk})]
+        ),
+        f"Jon serviced it in October [id:{boiler.pk}].",
+    )
+    conversation, message = services.add_message(owner=alice, content="Who did the heating?")
+
+    reply = chat.respond(conversation=conversation, message=message)
+
+    assert reply.content == f"Jon serviced it in October [id:{boiler.pk}]."
+    assert reply.engine == "ollama:llama3.2:3b"
+    assert boiler.pk in [used["id"] for used in reply.memories_used]
+    boiler.refresh_from_db()
+    assert boiler.score == 3  # the model reinforced it through the registry
+    assert Recall.objects.filter(purpose="chat:memory_query", query="boiler service").exists()
+    tool_turn = ollama.chats[1]["messages"][-2:]
+    assert [m["role"] for m in tool_turn] == ["tool", "tool"]
+
+
+def test_tool_rounds_are_bounded(alice, ollama):
+    ollama.answer(*[ToolCalls([("memory_query", {"query": "x"})])] * 3, "Done looking.")
+    conversation, message = services.add_message(owner=alice, content="Find it")
+    reply = chat.respond(conversation=conversation, message=message)
+    assert reply.content == "Done looking."
+    assert "tools" not in ollama.chats[-1] or not ollama.chats[-1]["tools"]
+
+
+def test_a_model_outage_mid_chat_answers_offline(alice, ollama):
+    ollama.answer(Timeout())
+    conversation, message = services.add_message(owner=alice, content="Hello")
+    reply = chat.respond(conversation=conversation, message=message)
+    assert reply.engine == "offline" and "did not answer" in reply.content
+
+
+# --- nudge and greeting -----------------------------------------------------------------------
+
+
+def test_one_gentle_nudge_after_a_silence_never_while_paused(alice, settings):
+    conversation = talk(alice, "Thinking about the garden")
+    later = timezone.now() + timedelta(minutes=121)
+    assert not services.nudge_due(conversation)
+    assert services.nudge_due(conversation, now=later)
+    Conversation.objects.filter(pk=conversation.pk).update(
+        last_message_at=timezone.now() - timedelta(hours=3)
+    )
+    services.set_paused(conversation=conversation, paused=True)
+    assert services.nudge(conversation=conversation) is None
+    services.set_paused(conversation=conversation, paused=False)
+    nudge = services.nudge(conversation=conversation)
+    assert nudge.role == "system" and nudge.content.startswith("We've been quiet")
+    assert services.nudge(conversation=conversation) is None  # once per silence
+
+
+def test_the_greeting_shows_threads_waiting_ons_decisions_and_stale_tasks(alice, bob, capture):
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    compression.confirm(conversation=conversation)
+    MemoryItem.objects.filter(type="task").update(created_at=timezone.now() - timedelta(days=6))
+
+    shown = greeting(alice)
+
+    assert [i.main for i in shown.open_threads] == ["Should we replace the boiler before winter?"]
+    assert [i.main for i in shown.waiting_ons] == ["Alex"]
+    assert [i.main for i in shown.recent_decisions] == ["paint the hallway green"]
+    assert [i.main for i in shown.stale_tasks] == ["order the tiles for the bathroom"]
+    assert greeting(bob).empty
+    fresh = greeting(alice, now=timezone.now() + timedelta(days=8))
+    assert fresh.recent_decisions == []
+
+
+def test_acts_are_created_renamed_archived_but_never_your_story(alice):
+    act = services.create_act(owner=alice, title=" Garden ", description="beds")
+    assert act.title == "Garden"
+    services.rename_act(act=act, title="Allotment")
+    services.set_act_archived(act=act, archived=True)
+    assert Act.objects.get(pk=act.pk).status == "archived"
+    story = services.ensure_your_story(owner=alice)
+    for step in (
+        lambda: services.rename_act(act=story, title="Mine"),
+        lambda: services.set_act_archived(act=story, archived=True),
+        lambda: services.create_act(owner=alice, title="your story"),
+        lambda: services.create_act(owner=alice, title="  "),
+    ):
+        with pytest.raises(TransitionError):
+            step()
