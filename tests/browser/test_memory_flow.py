@@ -22,9 +22,11 @@ def test_a_new_household_remembers_finds_and_reinforces_a_memory(page):
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Create household").click()
 
-    # Signed in, on Your Story.
-    expect(page.get_by_role("heading", level=1)).to_contain_text("Your Story")
+    # Signed in, greeted; Your Story is one link away.
     expect(page.get_by_role("status")).to_contain_text("Welcome, alice.")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Welcome back, alice")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Your Story").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Your Story")
 
     # Remember something.
     page.get_by_text("Remember something", exact=True).click()

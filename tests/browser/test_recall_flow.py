@@ -18,6 +18,7 @@ def test_a_member_finds_a_memory_by_meaning_and_follows_a_name(page, live_server
     page.get_by_label("Username").fill("alice")
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Your Story").click()
 
     # Stored through the form: the page's request queues the indexing, which runs inline here
     # (no worker in the test), so the memory has its vector and names once the page is back.
