@@ -214,8 +214,8 @@ def request_close(*, conversation: Conversation) -> Conversation:
     """ "I'm done": show what will be remembered before anything is compressed."""
     with transaction.atomic():
         conversation = _locked(conversation)
-        if conversation.status == Status.READY_TO_CLOSE:
-            return conversation  # the other tab got there first: same outcome
+        if conversation.status in (Status.READY_TO_CLOSE, Status.COMPRESSING):
+            return conversation  # another tab got there first: the same outcome
         if conversation.status != Status.ACTIVE:
             raise TransitionError(_not_active(conversation))
         conversation.status = Status.READY_TO_CLOSE

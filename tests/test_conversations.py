@@ -90,8 +90,9 @@ def test_every_invalid_transition_says_why(alice, capture):
         services.set_paused(conversation=conversation, paused=True)
     conversation = close_and_compress(conversation, capture)
     assert conversation.review_ready
+    assert services.request_close(conversation=conversation).review_ready  # a second tab's click
     with pytest.raises(TransitionError, match="being remembered"):
-        services.request_close(conversation=conversation)
+        services.set_paused(conversation=conversation, paused=True)
     compression.confirm(conversation=conversation)
     for step in (services.resume, services.request_close, services.set_paused):
         kwargs = {"paused": True} if step is services.set_paused else {}
