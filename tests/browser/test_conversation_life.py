@@ -1,0 +1,94 @@
+"""The whole life of a conversation in a real browser, on the offline engine (no Ollama): chat,
+close, watch it compress, edit the narrative, split across two acts, confirm, find the memory,
+see the open thread on the greeting and resolve it in a later conversation."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long household passphrase"
+FIRST = [
+    "We decided to paint the hallway green because it hides scuffs.",
+    "I'm waiting on Alex to send the contract for the kitchen.",
+    "I need to order the tiles for the bathroom.",
+    "Should we replace the boiler before winter?",
+]
+
+
+def close_conversation(page) -> None:
+    page.get_by_role("button", name="I'm done").click()
+    expect(page.get_by_role("heading", name="Ready to close?")).to_be_visible()
+    page.get_by_role("button", name="Close and remember").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("What I'm remembering")
+
+
+def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(page, live_server):
+    get_user_model().objects.create_user("alice", password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator(".engine-status")).to_have_text("Offline engine")
+
+    for title in ("House", "Work"):
+        page.goto("/acts/")
+        page.get_by_label("Title").fill(title)
+        page.get_by_role("button", name="Create act").click()
+
+    # Chat four messages: each appears at once, its reply follows.
+    page.goto("/")
+    page.get_by_label("Start a conversation").fill(FIRST[0])
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.assistant")).to_have_count(1)
+    for n, line in enumerate(FIRST[1:], start=2):
+        page.get_by_label("Message").fill(line)
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator("article.message.user")).to_have_count(n)
+        expect(page.locator("article.message.assistant")).to_have_count(n)
+    expect(page.locator("article.message.assistant").first).to_contain_text("Memories used")
+
+    close_conversation(page)
+    expect(page.locator("p.meta").first).to_contain_text("offline")
+
+    # Edit the narrative, send the waiting-on to Work and the rest to House.
+    page.get_by_label("Narrative").fill("Hallway green; kitchen contract pending.")
+    for select in page.get_by_label("Split destination of").all():
+        label = select.get_attribute("aria-label")
+        select.select_option(label="Work" if "Alex" in label else "House")
+    page.get_by_text("Split across acts").click()
+    page.get_by_label("House").fill("The hallway will be green; tiles to order.")
+    page.get_by_label("Work").fill("Waiting on Alex for the kitchen contract.")
+    page.get_by_role("button", name="Split and confirm").click()
+    expect(page.get_by_role("status")).to_contain_text("Remembered in House, Work")
+
+    # Find it on the act page and in search.
+    page.goto("/acts/")
+    page.get_by_role("link", name="House").click()
+    expect(page.locator("article.memory")).to_contain_text("The hallway will be green")
+    expect(page.locator(".open-items")).to_contain_text("Should we replace the boiler")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Search").click()
+    page.get_by_role("searchbox").fill("hallway green")
+    expect(page.locator("ol.results > li").first).to_contain_text("The hallway will be green")
+
+    # The greeting shows the open thread; a later conversation resolves it.
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
+    expect(page.get_by_role("heading", name="Open threads")).to_be_visible()
+    expect(page.locator(".greeting")).to_contain_text("Should we replace the boiler before winter?")
+    page.get_by_label("Start a conversation").fill(
+        "We decided to replace the boiler before winter, the old one is failing."
+    )
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.assistant")).to_have_count(1)
+    close_conversation(page)
+    resolves = page.get_by_label(
+        "Resolves: Should we replace the boiler before winter?", exact=False
+    )
+    expect(resolves).to_be_checked()
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("status")).to_contain_text("Remembered in")
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
+    expect(page.locator(".greeting")).not_to_contain_text("Should we replace the boiler")
