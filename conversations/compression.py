@@ -81,9 +81,13 @@ ENTITY_SCHEMA = {
         "insights": _list_of(insight=_text(), context=_text()),
     },
 }
+# 2–4 sentences fit in 800 characters. A longer maxLength is also more than llama.cpp's grammar
+# parser accepts once the limit is spelt out character by character (it refuses between 900 and
+# 1,100: measured with `make smoke-llm`, see smoke/README.md).
+NARRATIVE_MAX_CHARS = 800
 NARRATIVE_SCHEMA = {
     "type": "object",
-    "properties": {"narrative": {"type": "string", "maxLength": 1200}},
+    "properties": {"narrative": {"type": "string", "maxLength": NARRATIVE_MAX_CHARS}},
     "required": ["narrative"],
 }
 DELTA_SCHEMA = {
@@ -244,16 +248,25 @@ def write_narrative(entities, *, use_llm: bool, conversation: Conversation, pers
         f"Conversation entities:\n{entities}\n\nConversation context:\n- Active Act: {act}\n"
         f"- Date: {date.isoformat()}\n- Person: {person}\n\nWrite the memory narrative."
     )
+    first_message = next(
+        (text for role, text in transcript_of(conversation) if role == Message.Role.USER), ""
+    )
+
+    def by_rules() -> str:
+        return offline.narrative(
+            entities, act_title=act, date=date, person=person, first_message=first_message
+        )
+
     produced = _ask(
         use_llm,
-        lambda: {"narrative": offline.narrative(entities, act_title=act, date=date, person=person)},
+        lambda: {"narrative": by_rules()},
         system=NARRATIVE_SYSTEM,
         prompt=prompt,
         schema=NARRATIVE_SCHEMA,
     )
     narrative = " ".join(str(produced.value["narrative"]).split())
     if not narrative:  # a blank answer is no narrative: the rules always write one
-        narrative = offline.narrative(entities, act_title=act, date=date, person=person)
+        narrative = by_rules()
         produced.engine = "offline"
         produced.fallback_reason = "The model wrote an empty narrative."
     produced.value = narrative
@@ -291,7 +304,8 @@ def compute_deltas(entities, transcript, items: list[MemoryItem], *, use_llm: bo
             item_id, {"by": "similarity", "why": f"similar to “{text}” ({similarity:.2f})"}
         )
         resolutions[item_id]["similarity"] = round(similarity, 3)
-    produced = Produced(None, "offline", fallback_reason="Ollama is not available.")
+    reason = "Ollama is not available." if not use_llm else "There were no open items to check."
+    produced = Produced(None, "offline", fallback_reason=reason)
     if use_llm and items:
         known = {item.pk for item in items}
         prompt = (
@@ -388,7 +402,8 @@ def suggest_route(owner, entities, narrative: str, *, use_llm: bool) -> Produced
         for act in acts
     ]
     rules = offline.route(entities, narrative, described)
-    produced = Produced(rules, "offline", fallback_reason="Ollama is not available.")
+    reason = "Ollama is not available." if not use_llm else "There is no act besides Your Story."
+    produced = Produced(rules, "offline", fallback_reason=reason)
     if use_llm and acts:
         listing = "\n".join(f"- {act['title']}: {act['description']}" for act in described)
         answer = _ask(

@@ -279,6 +279,13 @@ def test_an_answered_question_is_proposed_by_similarity(alice, capture):
     assert delta.item == question
 
 
+def test_a_conversation_with_nothing_to_keep_is_summed_up_by_its_topic(alice, capture):
+    conversation = close_and_compress(talk(alice, "Hi! Tell me about the history of tea."), capture)
+    narrative = compression.draft_of(conversation).content
+    assert "talked about “Tell me about the history of tea”" in narrative
+    assert "Nothing was decided" in narrative
+
+
 def test_unrelated_conversations_resolve_nothing(alice, capture):
     first = close_and_compress(talk(alice, *RENOVATION), capture)
     compression.confirm(conversation=first)
@@ -316,6 +323,11 @@ def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollam
     }
     assert report["narrative"]["engine"] == "ollama"
     assert report["route"]["engine"] == "ollama" and report["route"]["act_id"] == house.pk
+    # Nothing was open yet, so the model was not asked about resolutions; the report says why.
+    assert report["deltas"] == {
+        "engine": "offline",
+        "fallback_reason": "There were no open items to check.",
+    }
     memory = compression.draft_of(conversation)
     assert memory.content == NARRATIVE["narrative"] and memory.act == house
     assert memory.extraction_engine == "ollama:llama3.2:3b"
@@ -324,6 +336,15 @@ def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollam
     first_prompt = ollama.chats[0]
     assert first_prompt["format"] == compression.ENTITY_SCHEMA
     assert "hallway green" in first_prompt["messages"][1]["content"]
+
+
+def test_with_only_your_story_the_route_is_not_asked_and_says_why(alice, capture, ollama):
+    ollama.answer(ENTITIES, ENTITIES, NARRATIVE)
+    report = close_and_compress(talk(alice, *RENOVATION), capture).compression_report
+    assert report["narrative"]["engine"] == "ollama"
+    assert report["route"]["engine"] == "offline"
+    assert report["route"]["fallback_reason"] == "There is no act besides Your Story."
+    assert len(ollama.chats) == 3  # two extraction passes and the narrative: nothing else
 
 
 @pytest.mark.parametrize("failure", [Timeout(), HTTP(500, "boom"), HTTP(404, "model not found")])

@@ -51,6 +51,13 @@ def test_an_invalid_answer_is_retried_once_with_the_error_fed_back(ollama, broke
     assert retry[-1]["content"].startswith("That answer was not valid:")
 
 
+def test_a_raw_newline_inside_a_string_is_accepted_first_time(ollama):
+    # llama.cpp's grammar lets control characters into strings; strict JSON would refuse them
+    ollama.answer('{"names": ["Ana\nMaria"]}')
+    result = ask()
+    assert result.value == {"names": ["Ana\nMaria"]} and result.attempts == 1
+
+
 def test_two_invalid_answers_give_up_with_the_reason(ollama):
     ollama.answer("not json", '{"names": 5}')
     with pytest.raises(llm.LLMError) as caught:

@@ -118,7 +118,8 @@ def structured(
         )
         content = response.message.content or ""
         try:
-            value = json.loads(content)
+            # strict=False: a raw newline inside a string is the model's slip, not a broken answer
+            value = json.loads(content, strict=False)
             validate(value, schema)
         except (json.JSONDecodeError, SchemaError) as error:
             problem = str(error)
