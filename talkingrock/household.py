@@ -131,6 +131,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def engine(request: HttpRequest) -> HttpResponse:
+    """The header's engine badge alone: the page polls it, so a started Ollama shows up."""
+    return render(request, "_engine.html")
+
+
+@login_required
 @require_POST
 def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=pk, owner=request.user)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("members/", household.members, name="members"),
     path("members/<int:pk>/remove/", household.member_remove, name="member-remove"),
     path("settings/", household.settings_page, name="settings"),
+    path("engine/", household.engine, name="engine"),
     path("settings/tokens/<int:pk>/revoke/", household.token_revoke, name="token-revoke"),
     path("settings/export/<str:fmt>/", household.export_download, name="export"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -4,6 +4,8 @@ the archive and the "why" page."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from conversations import compression, services
@@ -42,6 +44,19 @@ def test_home_greets_when_nothing_is_open_and_shows_the_engine(alice_client):
     body = response.content.decode()
     assert "Welcome back, alice" in body and "Start a conversation" in body
     assert "Offline engine" in body  # Ollama is switched off in tests
+
+
+def test_the_engine_badge_is_polled_and_follows_ollama(alice_client, ollama):
+    page = alice_client.get(reverse("home")).content.decode()
+    assert "Ollama · llama3.2:3b" in page
+    assert f'hx-get="{reverse("engine")}"' in page and 'hx-trigger="every 30s"' in page
+
+    ollama.down = True
+    cache.clear()  # the status_ttl has run out
+    badge = alice_client.get(reverse("engine")).content.decode()
+    assert "Offline engine" in badge and "Ollama is not reachable" in badge
+    assert "<html" not in badge  # the badge alone, for HTMX to swap in
+    assert Client().get(reverse("engine")).status_code == 302  # signed out: to the login page
 
 
 def test_a_plain_form_post_answers_and_returns_to_the_chat(alice_client, alice):
