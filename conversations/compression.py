@@ -740,6 +740,8 @@ def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[
     Conversation.objects.filter(pk=conversation.pk).update(
         status=Status.ARCHIVED, archived_at=now, compression_stage=""
     )
+    # The member may have edited, added or moved people: the entity graph follows the review.
+    indexing.refresh_mentions([memory.pk for memory in memories])
     return memories
 
 

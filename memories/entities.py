@@ -6,9 +6,11 @@ is a common word that is capitalised only because it starts a sentence (or a wee
 normalised form, so "Dr Novak", "novak" and "Novak's" are one entity. The kind is a guess from
 the words around the name and is "other" when nothing hints at one.
 
-An LLM engine can extract better (seed 002: proper nouns only, as a JSON-schema call); it plugs
-in through ``register_extractor`` when the LLM layer is configured, and the offline rules stay
-the fallback.
+An LLM engine could extract better (seed 002: proper nouns only, as a JSON-schema call);
+``register_extractor`` is the seam for one. None is registered: a model call for every stored
+memory would turn an import of thousands into hours on a CPU. Memories kept from a conversation
+get their people from the compression's extraction (by the model when it answers) as well as
+from these rules: see ``memories.indexing``.
 """
 
 from __future__ import annotations

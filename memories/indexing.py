@@ -19,7 +19,7 @@ from django.db.models import F
 
 from memories import entities as entity_rules
 from memories import search, vectors
-from memories.models import Entity, Memory, Mention
+from memories.models import Entity, Memory, MemoryItem, Mention
 from talkingrock import embeddings, jobs
 
 # Texts per model call and per write transaction: enough for length-sorting to cut padding.
@@ -96,13 +96,35 @@ def _write_mentions(batch: list[Pending], found: list[list[entity_rules.Extracte
     )
 
 
+def _entities(batch: list[Pending]) -> list[list[entity_rules.ExtractedEntity]]:
+    """The names in each memory's text, and the people its conversation's compression found
+    (they are people for certain, and the narrative may not name them all)."""
+    people: dict[int, list[entity_rules.ExtractedEntity]] = defaultdict(list)
+    items = MemoryItem.objects.filter(memory_id__in=[item.id for item in batch], type="person")
+    for memory_id, data in items.values_list("memory_id", "data"):
+        name = " ".join(str(data.get("name", "")).split())[:200]
+        if normalized := entity_rules.normalize(name):
+            people[memory_id].append(entity_rules.ExtractedEntity(name, normalized, "person"))
+    found = []
+    for item in batch:
+        merged = {e.normalized: e for e in entity_rules.extract(item.content)}
+        merged |= {e.normalized: e for e in people[item.id]}
+        found.append(list(merged.values()))
+    return found
+
+
+def refresh_mentions(memory_ids: list[int]) -> None:
+    """Recompute the mentions of these memories (their items changed; their text did not)."""
+    fields = ("id", "owner_id", "content", "content_hash")
+    batch = [Pending(*row) for row in Memory.objects.filter(pk__in=memory_ids).values_list(*fields)]
+    with transaction.atomic():
+        _write_mentions(batch, _entities(batch))
+
+
 def index_batch(batch: list[Pending]) -> int:
     """Embed and extract one batch, then write it; answers how many memories were written."""
     embedded = embeddings.embed([item.content for item in batch])
-    computed = [
-        (item, vector, entity_rules.extract(item.content))
-        for item, vector in zip(batch, embedded, strict=True)
-    ]
+    computed = list(zip(batch, embedded, _entities(batch), strict=True))
     with transaction.atomic():
         # Only rows whose text is still what was embedded: a row deleted or edited meanwhile is
         # skipped here and, if edited, indexed again on the next run.

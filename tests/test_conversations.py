@@ -13,7 +13,7 @@ from conversations import chat, compression, services
 from conversations.greeting import greeting
 from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError
-from memories.models import Memory, MemoryItem, Recall, StateDelta
+from memories.models import Memory, MemoryItem, Mention, Recall, StateDelta
 from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
 
 Status, Stage = Conversation.Status, Conversation.Stage
@@ -358,6 +358,21 @@ def test_an_outage_falls_back_to_the_offline_engine_and_says_why(alice, capture,
         ("Ollama did not answer", "Ollama answered")
     )
     assert compression.draft_of(conversation).extraction_engine == "offline"
+
+
+def test_the_people_found_are_mentions_and_follow_the_review(alice, capture, ollama):
+    marta = {"name": "Marta Silva", "context": "quotes the kitchen", "relation": "builder"}
+    ollama.answer({"people": [marta]}, {"people": []}, NARRATIVE)
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    draft = compression.draft_of(conversation)
+    assert "Marta" not in draft.content  # the narrative does not name her, the items do
+    people = Mention.objects.filter(memory=draft, entity__kind="person")
+    assert "marta silva" in {m.entity.normalized for m in people}
+
+    compression.add_item(memory=draft, type="person", main="Bruno Costa")
+    compression.confirm(conversation=conversation)
+    names = set(Mention.objects.filter(memory=draft).values_list("entity__normalized", flat=True))
+    assert {"marta silva", "bruno costa"} <= names
 
 
 def test_garbage_twice_falls_back_garbage_once_is_retried(alice, capture, ollama):
