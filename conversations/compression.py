@@ -25,6 +25,7 @@ from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError, ensure_your_story
 from memories import indexing
 from memories.models import Memory, MemoryItem, Mention, StateDelta
+from narratives import services as narratives
 from talkingrock import embeddings, llm
 
 log = logging.getLogger(__name__)
@@ -531,6 +532,7 @@ def _write_draft(conversation, entities: Produced, narrative: Produced, deltas, 
         extraction_engine=_engine_label(narrative),
         confidence=route.get("confidence"),
         happened_at=conversation.started_at,
+        narrative=narratives.latest(owner),
     )
     indexing.request_indexing(owner_id=owner.pk)
     MemoryItem.objects.bulk_create(
@@ -702,6 +704,7 @@ def split(
                     extraction_engine=draft.extraction_engine,
                     happened_at=draft.happened_at,
                     user_edited=True,
+                    narrative=draft.narrative,
                 )
             MemoryItem.objects.filter(pk__in=part.item_ids).update(memory=memory)
             memories.append(memory)

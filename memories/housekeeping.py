@@ -12,11 +12,11 @@ from memories import sql
 log = logging.getLogger(__name__)
 
 
-def missing_triggers(using: str = "default") -> list[str]:
+def missing_triggers(using: str = "default", ddl=sql) -> list[str]:
     with connections[using].cursor() as cursor:
         cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         present = {row[0] for row in cursor.fetchall()}
-    return [name for name in sql.TRIGGERS if name not in present]
+    return [name for name in ddl.TRIGGERS if name not in present]
 
 
 def rebuild_fts(using: str = "default") -> None:
@@ -24,23 +24,26 @@ def rebuild_fts(using: str = "default") -> None:
         cursor.execute(sql.REBUILD_FTS)
 
 
-def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
-    """Re-create triggers that a table remake dropped, then rebuild the index they missed.
+def restore_triggers(ddl, using: str = "default") -> list[str]:
+    """Re-create the triggers of ``ddl`` (a module like memories/sql.py) that a table remake
+    dropped, then rebuild the index they missed.
 
     Django's SQLite schema editor remakes a table (CREATE new, copy, DROP, RENAME) for many field
-    changes, and the DROP silently takes the triggers with it (TECH_NOTES §2.1).
+    changes, and the DROP silently takes the triggers with it (TECH_NOTES §2.1). ``CREATE_ALL``
+    is idempotent: every statement is IF NOT EXISTS, and it ends with the FTS 'rebuild'.
     """
-    missing = missing_triggers(using)
+    missing = missing_triggers(using, ddl)
     if not missing:
         return []
     with connections[using].cursor() as cursor:
-        cursor.execute(sql.CREATE_FTS)
-        cursor.execute(sql.CREATE_VEC)
-        for name in missing:
-            cursor.execute(sql.TRIGGERS[name])
-        cursor.execute(sql.REBUILD_FTS)
-    log.warning("Re-created missing memory index triggers %s and rebuilt the index.", missing)
+        for statement in ddl.CREATE_ALL:
+            cursor.execute(statement)
+    log.warning("Re-created missing index triggers %s and rebuilt the index.", missing)
     return missing
+
+
+def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
+    return restore_triggers(sql, using)
 
 
 def ensure_schedules(sender=None, **kwargs) -> None:

@@ -20,6 +20,7 @@ from conversations.models import Act
 from conversations.services import ensure_your_story
 from memories import indexing, search
 from memories.models import Memory
+from narratives import services as narratives
 
 
 def _config(key: str):
@@ -84,6 +85,7 @@ def memory_store(
         act = ensure_your_story(owner=owner)
     elif act.owner_id != owner.pk:
         raise Act.DoesNotExist("Act matching query does not exist.")
+    fields.setdefault("narrative", narratives.latest(owner))  # the active narrative's stamp
     memory = Memory.objects.create(
         owner=owner,
         content=content,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
@@ -305,8 +306,6 @@ _CONVERSATION_ID = {"type": "integer", "minimum": 1, "description": "A conversat
 
 def _refusing_transitions(function):
     """A step the conversation's state does not allow answers 409 with the reason."""
-    from functools import wraps
-
     from conversations.services import TransitionError
 
     @wraps(function)
@@ -624,3 +623,75 @@ def _create_act(user, *, title, description=""):
 @tool("list_acts", "The member's acts, Your Story first.", {})
 def _list_acts(user):
     return {"acts": [_act_dict(act) for act in Act.objects.filter(owner=user)]}
+
+
+# --- narratives (seed 000): the thread between memories --------------------------------------
+
+
+def _refusing_narrative_errors(function):
+    """A narrative the member cannot write or find answers 400 with the reason."""
+
+    @wraps(function)
+    def run(user, **kwargs):
+        from narratives.services import NarrativeError, NarrativeNotFound
+
+        try:
+            return function(user, **kwargs)
+        except NarrativeNotFound as error:
+            raise ToolError(404, error.message) from None
+        except NarrativeError as error:
+            raise ToolError(400, error.message) from None
+
+    return run
+
+
+@tool(
+    "narrative_update",
+    "Add one link to the member's chain of meaning: one sentence on the reasoning arc, the "
+    "memory ids it connects, and the narrative it continues (null starts a new thread). "
+    "Narratives are never changed; the chain moves on by new links.",
+    {
+        "summary": {"type": "string", "maxLength": 300},
+        "memory_ids": {"type": "array", "items": {"type": "integer"}},
+        "previous_narrative_id": {"type": ["integer", "null"]},
+        "topic": {"type": "string", "maxLength": 200},
+    },
+    required=("summary", "memory_ids", "previous_narrative_id", "topic"),
+)
+@_refusing_narrative_errors
+def _narrative_update(user, *, summary, memory_ids, previous_narrative_id, topic):
+    from narratives import services
+
+    narrative = services.create(
+        owner=user,
+        summary=summary,
+        memory_ids=memory_ids,
+        previous=previous_narrative_id,
+        topic=topic,
+    )
+    found = services.search_narratives(user, id=narrative.pk)
+    return {"narrative": services.as_result(found.narratives[0])}
+
+
+@tool(
+    "narrative_search",
+    "Find narratives: by id (to walk the chain: follow previous_narrative_id back, "
+    "continued_by forward), by keyword, or with neither the latest one: where the member "
+    "left off. Newest first.",
+    {
+        "id": {"type": "integer"},
+        "query": {"type": "string", "maxLength": 1000},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+    },
+)
+@_refusing_narrative_errors
+def _narrative_search(user, *, id=None, query=None, limit=10):
+    from narratives import services
+
+    if id is not None and query is not None:
+        raise ToolError(400, "Give an id or a query, not both.")
+    found = services.search_narratives(user, id=id, query=query, limit=limit)
+    answer = {"mode": found.mode, "narratives": [services.as_result(n) for n in found.narratives]}
+    if found.message:
+        answer["message"] = found.message
+    return answer

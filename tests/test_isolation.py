@@ -22,6 +22,8 @@ from conversations.models import Act, Conversation, Message
 from conversations.services import ensure_your_story
 from memories import indexing, services
 from memories.models import Entity, Memory, MemoryItem, Recall
+from narratives import services as narratives
+from narratives.models import Narrative
 from talkingrock import urls as root_urls
 from talkingrock.models import ApiToken
 from talkingrock.tools import REGISTRY, ToolError, call_tool
@@ -33,7 +35,10 @@ ACT_MEMORY = "Balloons hidden in the loft"
 TOKEN_NAME = "Alice phone assistant"
 SAID = "Planning to surprise Omar with a puppy"
 SAID_BEFORE = "Granny's recipe uses cardamom"
-ALICES_WORDS = (SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE)
+NARRATED = "Alice chose the Zanzibar flat because of its quiet courtyard."
+ALICES_WORDS = (
+    SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE, NARRATED,
+)  # fmt: skip
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -50,6 +55,7 @@ class Alices:
     message: Message
     past: Conversation  # archived
     trail: Recall
+    narrative: Narrative
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -71,6 +77,9 @@ def alices(alice, remember, index) -> Alices:
     past.refresh_from_db()
     conversation, message = conversation_services.add_message(owner=alice, content=SAID)
     trail = Recall.objects.create(owner=alice, query=SAID, purpose="chat", message=message)
+    narrative = narratives.create(
+        owner=alice, summary=NARRATED, memory_ids=[memory.pk], topic="the flat"
+    )
     return Alices(
         member=alice,
         memory=memory,
@@ -83,6 +92,7 @@ def alices(alice, remember, index) -> Alices:
         message=message,
         past=past,
         trail=trail,
+        narrative=narrative,
     )
 
 
@@ -96,6 +106,7 @@ def snapshot(alice) -> tuple:
         list(MemoryItem.objects.filter(memory__owner=alice).order_by("pk").values()),
         list(ApiToken.objects.filter(owner=alice).order_by("pk").values()),
         list(get_user_model().objects.filter(pk=alice.pk).values()),
+        list(Narrative.objects.filter(owner=alice).order_by("pk").values()),
     )
 
 
@@ -240,7 +251,10 @@ ID_ARGUMENTS = {
     "act_id": "act",
     "destination_act_id": "act",
     "conversation_id": "conversation",
+    "previous_narrative_id": "narrative",
 }
+# Where one tool's id names another kind of row than the name says elsewhere.
+TOOL_ID_ARGUMENTS = {("narrative_search", "id"): "narrative"}
 
 
 def _plain_value(schema: dict[str, Any]) -> Any:
@@ -256,8 +270,9 @@ def arguments_with_alices_ids(tool, alices: Alices) -> tuple[dict[str, Any], boo
     args, names_a_row = {}, False
     for name, schema in tool.parameters["properties"].items():
         if _is_id(name, schema):
-            assert name in ID_ARGUMENTS, f"{tool.name}: add {name!r} to ID_ARGUMENTS"
-            args[name] = alices.pk_of(ID_ARGUMENTS[name])
+            target = TOOL_ID_ARGUMENTS.get((tool.name, name)) or ID_ARGUMENTS.get(name)
+            assert target, f"{tool.name}: add {name!r} to ID_ARGUMENTS"
+            args[name] = alices.pk_of(target)
             names_a_row = True
         elif name in tool.parameters["required"]:
             args[name] = _plain_value(schema)
@@ -304,6 +319,23 @@ def test_bob_cannot_reach_alices_rows_through_any_tool(client, bob, alices):
 
     assert {"memory_reinforce", "memory_demote", "memory_update", "confirm_memory"} <= set(id_tools)
     assert {"close_conversation", "get_memory_preview", "get_conversation_archive"} <= set(id_tools)
+    assert {"narrative_update", "narrative_search"} <= set(id_tools)
+
+
+def test_bob_can_neither_link_nor_find_alices_narratives(bob, alices):
+    with pytest.raises(ToolError) as refused:
+        call_tool(
+            bob,
+            "narrative_update",
+            summary="Bob links what is not his.",
+            memory_ids=[alices.memory.pk],
+            previous_narrative_id=None,
+            topic="",
+        )
+    assert refused.value.status == 404
+    for args in ({}, {"query": "Zanzibar courtyard"}, {"query": "flat"}):
+        assert call_tool(bob, "narrative_search", **args)["narratives"] == [], args
+    assert not Narrative.objects.filter(owner=bob).exists()
 
 
 def test_bobs_keyword_query_never_finds_alices_memories(bob, alices):
