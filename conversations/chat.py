@@ -20,11 +20,12 @@ from conversations.models import Conversation, Message
 from conversations.services import append
 from memories.models import Memory, Recall, RecallHit
 from memories.recall import recall
-from talkingrock import llm
+from narratives import services as narratives
+from talkingrock import jobs, llm
 
 log = logging.getLogger(__name__)
 
-CHAT_TOOLS = ("memory_query", "memory_reinforce", "memory_demote")
+CHAT_TOOLS = ("memory_query", "memory_reinforce", "memory_demote", "narrative_search")
 SYSTEM = (
     "You are Talking Rock, the memory of {name}'s household assistant. Answer briefly and "
     "warmly. Use the memories below when they bear on the message and cite them as [id:N]; "
@@ -74,13 +75,23 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
             log.info("Chat falls back to the offline engine: %s", error.message)
             content = offline_reply(hits) + f"\n\n(The model did not answer: {error.message})"
     if not content:
-        content = offline_reply(hits)
+        content = left_off(conversation, message) + offline_reply(hits)
     with transaction.atomic():
         reply = append(conversation, role=Message.Role.ASSISTANT, content=content)
         reply.engine = engine
         reply.memories_used = used
         reply.save(update_fields=["engine", "memories_used"])
+        jobs.enqueue("narratives.tasks.advance", reply.pk)  # the running narrative moves on
     return reply
+
+
+def left_off(conversation: Conversation, message: Message) -> str:
+    """On a new conversation's first message, where the last one left off (session recovery)."""
+    earlier = conversation.messages.filter(role=Message.Role.USER, position__lt=message.position)
+    latest = narratives.latest(conversation.owner)
+    if earlier.exists() or latest is None or latest.conversation_id == conversation.pk:
+        return ""
+    return f"Where you left off: {latest.summary}\n\n"
 
 
 def offline_reply(hits) -> str:
@@ -97,40 +108,82 @@ def offline_reply(hits) -> str:
     return "\n".join(lines)
 
 
-def _context(conversation: Conversation, hits) -> str:
+CHARS_PER_TOKEN = 4  # the budget's estimate: English runs about four characters a token
+
+
+def _narrative_config(name: str):
+    return settings.TALKINGROCK_NARRATIVES[name]
+
+
+def where_things_stand(owner) -> str:
+    """The running narrative, as ``narrative_search()`` answers it: in a new conversation this is
+    where the member left off last time (session recovery)."""
+    found = narratives.search_narratives(owner)
+    if not found.narratives:
+        return "There is no narrative yet: this is the start of the thread."
+    latest = narratives.as_result(found.narratives[0])
+    ids = ", ".join(f"id:{pk}" for pk in latest["memory_ids"]) or "none"
+    return (
+        f"Where things stand (narrative {latest['id']}, topic: {latest['topic'] or 'none'}): "
+        f"{latest['summary']} Memories it rests on: {ids}. narrative_search walks the chain."
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def compose(conversation: Conversation, message: Message, hits) -> list[dict[str, Any]]:
+    """The messages sent to the model, under the token budget however long the conversation:
+    the instructions, the running narrative, the memories recalled for this turn (and the most
+    recent ones), then as many of the last exchanges as fit, newest first. Older turns are
+    left out: the narrative carries them (seed 000's incremental compaction)."""
+    owner = conversation.owner
+    budget = _narrative_config("context_token_budget") * CHARS_PER_TOKEN
+    name = owner.get_short_name() or owner.get_username()
+    system = SYSTEM.format(name=name) + "\n\n" + where_things_stand(owner)
+    current = {"role": message.role, "content": _clip(message.content, budget // 3)}
+    left = budget - len(system) - len(current["content"])
+
     shown = {hit.memory_id for hit in hits}
     recent = (
-        Memory.objects.filter(
-            owner=conversation.owner, status=Memory.Status.CONFIRMED, archived_at=None
-        )
+        Memory.objects.filter(owner=owner, status=Memory.Status.CONFIRMED, archived_at=None)
         .exclude(pk__in=shown)
         .order_by("-created_at")[: _config("recent_memories")]
     )
-    lines = ["Memories that bear on the message:"] if hits else ["No memory matched the message."]
-    lines += [f"- [id:{hit.memory_id}] {hit.memory.content}" for hit in hits]
-    if recent:
-        lines.append("Most recent memories:")
-        lines += [f"- [id:{memory.pk}] {memory.content}" for memory in recent]
-    return "\n".join(lines)
+    memory_lines = [f"- [id:{hit.memory_id}] {hit.memory.content}" for hit in hits]
+    memory_lines += [f"- [id:{memory.pk}] (recent) {memory.content}" for memory in recent]
+    header = "Memories that bear on the message:" if hits else "No memory matched the message."
+    kept, room = [header], min(left, budget * 2 // 5) - len(header)
+    for line in memory_lines:
+        line = _clip(line, 600)
+        if len(line) + 1 > room:
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    system += "\n\n" + "\n".join(kept)
+    left = budget - len(system) - len(current["content"])
+
+    earlier = (
+        conversation.messages.exclude(role=Message.Role.SYSTEM)
+        .filter(position__lt=message.position)
+        .order_by("-position")[: 2 * _narrative_config("recent_exchanges")]
+    )
+    turns: list[dict[str, Any]] = []
+    for turn in earlier:  # newest first, until the budget is spent
+        content = _clip(turn.content, 1500)
+        if len(content) > left:
+            break
+        turns.append({"role": turn.role, "content": content})
+        left -= len(content)
+    return [{"role": "system", "content": system}, *turns[::-1], current]
 
 
 def _model_reply(conversation: Conversation, message: Message, hits) -> tuple[str, list[dict]]:
     from talkingrock.tools import REGISTRY, ToolError, call_tool
 
     owner = conversation.owner
-    name = owner.get_short_name() or owner.get_username()
-    turns = list(
-        conversation.messages.exclude(role=Message.Role.SYSTEM)
-        .filter(position__lte=message.position)
-        .order_by("-position")[: _config("recent_turns")]
-    )[::-1]
-    messages: list[dict[str, Any]] = [
-        {
-            "role": "system",
-            "content": SYSTEM.format(name=name) + "\n\n" + _context(conversation, hits),
-        },
-        *({"role": turn.role, "content": turn.content} for turn in turns),
-    ]
+    messages = compose(conversation, message, hits)
     tools = [REGISTRY[tool].as_schema() for tool in CHAT_TOOLS]
     used: list[dict] = []
     for round_ in range(_config("tool_rounds") + 1):

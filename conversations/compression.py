@@ -25,6 +25,7 @@ from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError, ensure_your_story
 from memories import indexing
 from memories.models import Memory, MemoryItem, Mention, StateDelta
+from narratives import running
 from narratives import services as narratives
 from talkingrock import embeddings, llm
 
@@ -745,6 +746,7 @@ def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[
     )
     # The member may have edited, added or moved people: the entity graph follows the review.
     indexing.refresh_mentions([memory.pk for memory in memories])
+    running.close_link(conversation, memories)  # the thread's link for this conversation
     return memories
 
 

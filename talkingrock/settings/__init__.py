@@ -181,6 +181,19 @@ TALKINGROCK_LLM = {
     "temperature": 0.3,
 }
 
+# Narratives (narratives/): seed 000.
+TALKINGROCK_NARRATIVES = {
+    # Offline topic shift: a message whose best cosine against the running topic, its sentence
+    # and the member's previous message falls below this starts a new topic (MiniLM: related
+    # sentences mostly score 0.25-0.6, unrelated ones below 0.25).
+    "topic_shift_below": float(os.environ.get("TALKINGROCK_TOPIC_SHIFT_BELOW", 0.2)),
+    "min_shift_words": 3,  # "ok, thanks" is too short to change the topic
+    # The context sent to the model: system + narrative + the last exchanges + recalled memories,
+    # kept under this many tokens (estimated at 4 characters a token).
+    "context_token_budget": int(os.environ.get("TALKINGROCK_CONTEXT_TOKENS", 3000)),
+    "recent_exchanges": 4,  # member + assistant pairs kept verbatim, newest first, budget allowing
+}
+
 # The conversation lifecycle (conversations/): seed 003.
 TALKINGROCK_CONVERSATIONS = {
     "max_message_chars": 10_000,
@@ -188,7 +201,6 @@ TALKINGROCK_CONVERSATIONS = {
     "tool_rounds": 3,  # memory_query rounds the model may take before it must answer
     "context_memories": 5,  # recalled memories in a reply's context
     "recent_memories": 3,  # plus the most recent ones, whatever the message says
-    "recent_turns": 12,  # transcript turns in a reply's context
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
     "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
     "recent_decision_days": 7,
