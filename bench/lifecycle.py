@@ -12,7 +12,12 @@ the largest member, with Ollama switched off so only Talking Rock's own work is 
 - **chat turn**: ``services.add_message`` + ``chat.respond`` (recall with its trail, the reply,
   the write), ``--turns`` times; p50/p95;
 - **compression**: ``compression.compress`` of a 20-message conversation (10 from the member,
-  10 replies), all four stages including the draft's embedding, ``--runs`` times; p50/p95.
+  10 replies), all four stages including the draft's embedding, ``--runs`` times; p50/p95;
+- **running narrative** (issue 5): ``narratives.running.advance`` on the offline engine after each
+  of ``--turns`` replies (extraction, the topic-shift embedding, the new link); p50/p95.
+
+The chat turn queues the running-narrative task as it does with ``make run`` (a worker is
+alive), so the turn pays for queueing it and the task is timed on its own.
 """
 
 from __future__ import annotations
@@ -65,10 +70,12 @@ def main(argv=None) -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db.models import Count
+    from django_q.models import OrmQ
 
     from conversations import chat, compression, services
     from conversations.models import Conversation, Message
-    from talkingrock import embeddings
+    from narratives import running
+    from talkingrock import embeddings, jobs
 
     if args.reuse:
         call_command("migrate", verbosity=0)
@@ -79,15 +86,21 @@ def main(argv=None) -> int:
     embeddings.embed_one("warm up")
     Conversation.objects.filter(owner=member).exclude(status="archived").update(status="archived")
 
-    turns = []
+    jobs.worker_running = lambda: True  # as under `make run`: the task is queued, not run inline
+    turns, advances = [], []
     for n in range(args.turns + 10):
         started = time.perf_counter()
         conversation, message = services.add_message(
             owner=member, content=MEMBER_LINES[n % len(MEMBER_LINES)]
         )
-        chat.respond(conversation=conversation, message=message)
+        reply = chat.respond(conversation=conversation, message=message)
+        took = (time.perf_counter() - started) * 1000
+        started = time.perf_counter()
+        running.advance(reply.pk)
         if n >= 10:  # warm-up
-            turns.append((time.perf_counter() - started) * 1000)
+            turns.append(took)
+            advances.append((time.perf_counter() - started) * 1000)
+    OrmQ.objects.all().delete()  # the queued copies of the tasks timed above
     Conversation.objects.filter(pk=conversation.pk).update(status="archived")
 
     runs = []
@@ -116,6 +129,10 @@ def main(argv=None) -> int:
     print(
         f"offline compression of a 20-message conversation, {len(runs)} runs: "
         f"p50 {statistics.median(runs):.1f} ms, p95 {percentile(runs, 0.95):.1f} ms"
+    )
+    print(
+        f"running narrative per turn, offline, {len(advances)} turns: "
+        f"p50 {statistics.median(advances):.1f} ms, p95 {percentile(advances, 0.95):.1f} ms"
     )
     return 0
 

@@ -88,8 +88,10 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
 def left_off(conversation: Conversation, message: Message) -> str:
     """On a new conversation's first message, where the last one left off (session recovery)."""
     earlier = conversation.messages.filter(role=Message.Role.USER, position__lt=message.position)
+    if earlier.exists():
+        return ""
     latest = narratives.latest(conversation.owner)
-    if earlier.exists() or latest is None or latest.conversation_id == conversation.pk:
+    if latest is None or latest.conversation_id == conversation.pk:
         return ""
     return f"Where you left off: {latest.summary}\n\n"
 
