@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from memories.models import Memory, MemoryItem
+from narratives import services as narratives
+from narratives.models import Narrative
 
 
 @dataclass
@@ -18,6 +20,7 @@ class Greeting:
     recent_decisions: list[MemoryItem]
     stale_tasks: list[MemoryItem]
     stale_days: int
+    left_off: Narrative | None = None  # the latest narrative: where the member left off
 
     @property
     def empty(self) -> bool:
@@ -56,4 +59,5 @@ def greeting(owner, *, now=None) -> Greeting:
             ).order_by("created_at")[:20]
         ),
         stale_days=stale_days,
+        left_off=narratives.latest(owner),
     )

@@ -157,6 +157,17 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         .select_related("related")
         .order_by("-strength", "-updated_at")[:RELATED_LIMIT]
     )
+    # Seed 000's recall chain: the memory → its narrative → that narrative's other memories.
+    stamped = (
+        memory.narrative if memory.narrative_id and memory.narrative.owner == request.user else None
+    )
+    siblings = (
+        Memory.objects.filter(owner=request.user, narratives=stamped)
+        .exclude(pk=memory.pk)
+        .order_by("-created_at")[:RELATED_LIMIT]
+        if stamped
+        else []
+    )
     return render(
         request,
         "memories/detail.html",
@@ -164,6 +175,9 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             "memory": memory,
             "entities": memory.entities.filter(owner=request.user).order_by("name"),
             "related": related,
+            "stamped": stamped,
+            "siblings": siblings,
+            "linking": memory.narratives.filter(owner=request.user).order_by("-created_at")[:10],
         },
     )
 

@@ -21,4 +21,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("conversations.urls")),
     path("", include("memories.urls")),
+    path("", include("narratives.urls")),
 ]

@@ -161,6 +161,7 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
         404,
     ),
     "conversations:why": ("trail", [GET], 404),
+    "narratives:detail": ("narrative", [GET, GET_HTMX], 404),
     # Removing members is for household admins; bob is not one, so he is refused outright.
     "member-remove": ("member", [GET, POST], 403),
 }
@@ -366,6 +367,9 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
         (reverse("memories:search"), {"q": words, "mode": "meaning"}, {}),
         (reverse("memories:search"), {"q": words, "mode": "meaning", "archived": "on"}, HTMX),
         (reverse("memories:entities"), {}, {}),
+        (reverse("narratives:index"), {}, {}),
+        (reverse("narratives:index"), {"q": "zanzibar courtyard flat"}, {}),
+        (reverse("memories:detail", args=[bobs.pk]), {}, {}),
         (reverse("memories:archive"), {}, {}),
         (reverse("memories:archive"), {}, HTMX),
         (reverse("settings"), {}, {}),

@@ -1,0 +1,62 @@
+"""The narratives pages: the member's links with keyword search, and the chain around a link."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from memories.models import Memory
+from narratives import services
+from narratives.models import Narrative
+
+PAGE_SIZE = 25
+
+
+@login_required
+def index(request: HttpRequest) -> HttpResponse:
+    """Newest first; ``?q=`` searches summaries and topics by keyword."""
+    query = request.GET.get("q", "").strip()[:1000]
+    message = ""
+    if query:
+        found = services.search_narratives(request.user, query=query, limit=PAGE_SIZE)
+        rows, message = found.narratives, found.message
+        if not rows and not message:
+            message = f"No narrative mentions “{query}”."
+        page = None
+    else:
+        everything = services.with_links(Narrative.objects.filter(owner=request.user))
+        page = Paginator(everything, PAGE_SIZE).get_page(request.GET.get("page"))
+        rows = page.object_list
+    return render(
+        request,
+        "narratives/index.html",
+        {"narratives": rows, "page": page, "query": query, "message": message},
+    )
+
+
+@login_required
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The chain around one link: walk back through ``previous``, forward through what
+    continues it; every link with its memories."""
+    try:
+        narrative = services.get(request.user, pk)
+    except services.NarrativeNotFound:
+        raise Http404("No such narrative.") from None
+    links = services.chain(narrative)
+    memory_ids = {link.memory_id for item in links for link in item.links.all()}
+    memories = Memory.objects.filter(owner=request.user, pk__in=memory_ids).in_bulk()
+    for item in links:
+        item.linked = [memories[link.memory_id] for link in item.links.all()]
+        item.branches = [later for later in item.continuations.all()][1:]
+    return render(
+        request,
+        "narratives/detail.html",
+        {
+            "narrative": narrative,
+            "links": links,
+            "earlier": links[0].previous_id,
+            "later": next(iter(links[-1].continuations.all()), None),
+        },
+    )
