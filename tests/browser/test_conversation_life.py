@@ -1,12 +1,16 @@
 """The whole life of a conversation in a real browser, on the offline engine (no Ollama): chat,
-close, watch it compress, edit the narrative, split across two acts, confirm, find the memory,
-see the open thread on the greeting and resolve it in a later conversation."""
+close, watch it compress stage by stage, edit the narrative, split across two acts, confirm,
+find the memory, see the open thread on the greeting, resolve it in a later conversation, and
+come back to where you left off and walk the thread both ways."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
+
+from conversations import compression
+from talkingrock import jobs
 
 pytestmark = pytest.mark.browser
 
@@ -19,14 +23,50 @@ FIRST = [
 ]
 
 
-def close_conversation(page) -> None:
+@pytest.fixture
+def busy_worker(monkeypatch):
+    """Compressions wait in a queue, as behind a busy worker, until the test runs them."""
+    queue: list[tuple] = []
+    run = jobs.run_now_or_queue
+
+    def hold(func: str, *args, **kwargs):
+        if func == "conversations.tasks.compress":
+            queue.append(args)
+        else:
+            run(func, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run_now_or_queue", hold)
+    return queue
+
+
+def watch_it_compress(page, busy_worker, monkeypatch) -> None:
+    """Close, see the queued compression, see each stage as the worker reaches it, then land on
+    the review by the page's own polling (no reload)."""
     page.get_by_role("button", name="I'm done").click()
     expect(page.get_by_role("heading", name="Ready to close?")).to_be_visible()
     page.get_by_role("button", name="Close and remember").click()
+    stages = page.locator("#progress ol.stages li")
+    expect(page.locator("#progress")).to_contain_text("Remembering this conversation")
+    expect(page.locator(".stage-now")).to_have_text("Stage: Queued")
+    assert len(busy_worker) == 1
+
+    write = compression.write_narrative
+
+    def narrative_stage(*args, **kwargs):  # mid-compression, as the page polls
+        expect(page.locator(".stage-now")).to_have_text("Stage: Writing what it meant")
+        expect(stages.nth(0)).to_have_class("done")
+        expect(stages.nth(1)).to_have_class("now")
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(compression, "write_narrative", narrative_stage)
+    assert compression.compress(*busy_worker.pop()).startswith("draft memory")
+    monkeypatch.setattr(compression, "write_narrative", write)
     expect(page.get_by_role("heading", level=1)).to_contain_text("What I'm remembering")
 
 
-def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(page, live_server):
+def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
+    page, live_server, busy_worker, monkeypatch
+):
     get_user_model().objects.create_user("alice", password=PASSWORD)
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("alice")
@@ -51,7 +91,7 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(page, live_s
         expect(page.locator("article.message.assistant")).to_have_count(n)
     expect(page.locator("article.message.assistant").first).to_contain_text("Memories used")
 
-    close_conversation(page)
+    watch_it_compress(page, busy_worker, monkeypatch)
     expect(page.locator("p.meta").first).to_contain_text("offline")
 
     # Edit the narrative, send the waiting-on to Work and the rest to House.
@@ -83,7 +123,7 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(page, live_s
     )
     page.get_by_role("button", name="Send").click()
     expect(page.locator("article.message.assistant")).to_have_count(1)
-    close_conversation(page)
+    watch_it_compress(page, busy_worker, monkeypatch)
     resolves = page.get_by_label(
         "Resolves: Should we replace the boiler before winter?", exact=False
     )
@@ -92,3 +132,22 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(page, live_s
     expect(page.get_by_role("status")).to_contain_text("Remembered in")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
     expect(page.locator(".greeting")).not_to_contain_text("Should we replace the boiler")
+
+    # Days later: the greeting says where things were left; the thread is walked both ways.
+    page.context.clear_cookies()
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    left_off = page.locator(".left-off")
+    expect(left_off).to_contain_text("Where you left off: alice decided to replace the boiler")
+    left_off.get_by_role("link").click()
+    chain = page.locator("ol.chain > li")
+    expect(page.locator('ol.chain > li[aria-current="step"]')).to_contain_text("replace the boiler")
+    expect(chain.first).to_contain_text("A new thread")
+    expect(chain.first).to_contain_text("paint the hallway green")
+    chain.first.locator("p.summary a").click()  # back to where the thread began
+    expect(chain.first).to_have_attribute("aria-current", "step")
+    chain.last.locator("p.summary a").click()  # and forward again to the latest
+    expect(chain.last).to_have_attribute("aria-current", "step")
+    expect(chain.last.locator("ul.linked")).to_contain_text("replace the boiler")
