@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
 from conversations import chat, compression, services
 from conversations.models import Message
+from memories.housekeeping import missing_triggers
 from narratives import running
 from narratives import services as narratives
+from narratives import sql as narrative_sql
 from narratives.models import ImmutableError, Narrative
 from talkingrock.tools import ToolError, call_tool
 from tests.support.ollama_stub import Timeout
@@ -147,6 +150,21 @@ def test_a_narrative_cannot_be_changed_by_the_model_or_by_sql(alice):
             )
     narrative.refresh_from_db()
     assert (narrative.summary, narrative.topic) == ("Alice chose green for the hallway.", "hallway")
+
+
+def test_migrate_restores_dropped_narrative_triggers_and_indexes_what_they_missed(alice):
+    with connection.cursor() as cursor:
+        for name in narrative_sql.TRIGGERS:
+            cursor.execute(f"DROP TRIGGER {name}")  # what Django's table remake does
+    missed = link(alice, "Stored while the courtyard triggers were gone.")
+    assert narratives.search_narratives(alice, query="courtyard").narratives == []
+
+    call_command("migrate", verbosity=0)
+
+    assert missing_triggers(ddl=narrative_sql) == []
+    assert narratives.search_narratives(alice, query="courtyard").narratives == [missed]
+    with pytest.raises(DatabaseError, match="immutable"), transaction.atomic():
+        Narrative.objects.filter(pk=missed.pk).update(topic="changed")
 
 
 def test_deleting_a_member_takes_their_chain(db):
