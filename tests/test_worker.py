@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -35,7 +37,7 @@ ENTITIES = {  # every field the schema requires, as a model constrained by it an
     "waiting_on": [{"who": "Alex", "what": "the kitchen contract", "since": "today"}],
 }
 NARRATIVE = {"narrative": "The hallway will be green. The kitchen now waits on Alex's contract."}
-PATIENCE = 180  # seconds a worker may take to start, load its models and finish one task
+PATIENCE = 90  # seconds a worker may take to start, load its models and finish one task
 
 
 def answer(request: dict) -> dict:
@@ -61,33 +63,65 @@ def env(file_env, ollama_server):
     }
 
 
-@pytest.fixture
-def workers(env):
-    """Start ``manage.py qcluster`` processes; every one still alive is killed at the end."""
-    started: list[subprocess.Popen] = []
+class Worker:
+    """``manage.py qcluster`` in its own process group, its log read line by line."""
 
-    def start() -> subprocess.Popen:
-        worker = subprocess.Popen(
+    def __init__(self, env):
+        self.process = subprocess.Popen(
             [sys.executable, "manage.py", "qcluster"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group: kill() takes its children too
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # kill() takes its children too
         )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stderr:
+            self.lines.put(line)
+
+    def logs(self, text: str, timeout: float = PATIENCE) -> None:
+        """Block until the worker logs a line containing ``text``."""
+        deadline, seen = time.monotonic() + timeout, []
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                seen.append(self.lines.get(timeout=left))
+            except queue.Empty:
+                break
+            if text in seen[-1]:
+                return
+        log = "".join(seen[-20:])
+        raise AssertionError(f"the worker did not log {text!r} within {timeout} s:\n{log}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole cluster: no clean-up code of ours or django-q2's gets to run."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture
+def workers(env):
+    """Start workers, each once its cluster says it runs; every one is killed at the end."""
+    started: list[Worker] = []
+
+    def start(with_env=None) -> Worker:
+        worker = Worker(with_env or env)
         started.append(worker)
-        wait_for(lambda: shell(env, HEARTBEAT.format(pid=worker.pid)) == "True", "a heartbeat")
+        worker.logs("running.")  # django-q2: "Q Cluster <name> [<id>] running."
         return worker
 
     yield start
     for worker in started:
-        kill(worker)
+        worker.kill()
 
 
-HEARTBEAT = (
-    "from django_q.status import Stat\n"
-    "print(any(s.pid == {pid} and s.status != 'Stopped' for s in Stat.get_all()))"
-)
+DONE = "Processed 'conversations.tasks.compress'"  # django-q2's monitor, once the result is saved
 STATE = (
     "import json\n"
     "from conversations.models import Conversation\n"
@@ -110,24 +144,6 @@ def state(env) -> dict:
     return json.loads(shell(env, STATE))
 
 
-def wait_for(condition, what: str, timeout: float = PATIENCE):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if result := condition():
-            return result
-        time.sleep(0.5)
-    raise AssertionError(f"waited {timeout} s for {what}")
-
-
-def kill(worker: subprocess.Popen) -> None:
-    """SIGKILL the whole cluster: no clean-up code of ours or django-q2's gets to run."""
-    try:
-        os.killpg(worker.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    worker.wait(timeout=30)
-
-
 def close(env) -> None:
     shell(
         env,
@@ -141,9 +157,10 @@ def close(env) -> None:
 
 
 def test_a_worker_compresses_a_closed_conversation(env, workers):
-    workers()
+    worker = workers()
     close(env)  # queued on commit; the worker, not this process, runs it
-    done = wait_for(lambda: (s := state(env))["stage"] == "ready" and s, "the compression")
+    worker.logs(DONE)
+    done = state(env)
     assert done["by_worker"] == 1 and done["attempts"] == 1
     assert done["report"]["entities"]["engine"] == "ollama", done["report"]
     assert done["draft"] == NARRATIVE["narrative"] and done["embedded"]
@@ -154,24 +171,22 @@ def test_a_worker_killed_mid_compression_loses_nothing(env, workers, ollama_serv
     first = workers()
     close(env)
     assert ollama_server.chat_arrived.wait(PATIENCE), "the worker never asked the model"
-    kill(first)  # mid-compression: inside the entities stage, waiting on the model
+    first.kill()  # mid-compression: inside the entities stage, waiting on the model
 
     killed = state(env)
     assert (killed["status"], killed["stage"]) == ("compressing", "entities")
     assert killed["messages"] == len(SAID) and killed["draft"] is None  # nothing lost, no half
 
     ollama_server.release()
-    workers()
-    # The sweeper (every 5 minutes in production) finds it once the timeout has passed.
-    requeued = shell(
-        env,
-        "from datetime import timedelta\n"
-        "from django.utils import timezone\n"
-        "from conversations import services\n"
-        "print(services.sweep_stalled(now=timezone.now() + timedelta(minutes=16)))",
-    )
-    assert requeued == "[1]"
-    done = wait_for(lambda: (s := state(env))["stage"] == "ready" and s, "the requeued compression")
-    assert done["by_worker"] == 1 and done["attempts"] == 2
+    # The sweeper runs in the worker on its schedule; here it is queued at once, and a worker
+    # whose compression timeout has passed (0 minutes) finds the stalled one.
+    patient = {**env, "TALKINGROCK_COMPRESSION_TIMEOUT": "0"}
+    second = workers(patient)
+    shell(patient, "from django_q.tasks import async_task\nasync_task('conversations.tasks.sweep')")
+    second.logs("Processed 'conversations.tasks.sweep'")
+    if state(env)["stage"] != "ready":  # requeued to the worker, not run within the sweep
+        second.logs(DONE)
+    done = state(env)
+    assert done["attempts"] == 2 and done["stage"] == "ready"
     assert done["status"] == "compressing"  # ready for the member's review, as it should be
     assert done["draft"] == NARRATIVE["narrative"] and done["embedded"]

@@ -204,7 +204,8 @@ TALKINGROCK_CONVERSATIONS = {
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
     "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
     "recent_decision_days": 7,
-    "compression_timeout_minutes": 15,  # a compression older than this is requeued by the sweeper
+    # A compression older than this is requeued by the sweeper (a worker died under it).
+    "compression_timeout_minutes": float(os.environ.get("TALKINGROCK_COMPRESSION_TIMEOUT", 15)),
     "resolution_similarity": 0.6,  # cosine between a new item and an open one to propose resolving
 }
 
