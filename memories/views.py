@@ -22,6 +22,7 @@ from memories import services
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
+from narratives.models import Narrative
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
@@ -158,9 +159,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("-strength", "-updated_at")[:RELATED_LIMIT]
     )
     # Seed 000's recall chain: the memory → its narrative → that narrative's other memories.
-    stamped = (
-        memory.narrative if memory.narrative_id and memory.narrative.owner == request.user else None
-    )
+    stamped = Narrative.objects.filter(pk=memory.narrative_id, owner=request.user).first()
     siblings = (
         Memory.objects.filter(owner=request.user, narratives=stamped)
         .exclude(pk=memory.pk)

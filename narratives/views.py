@@ -49,7 +49,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     memories = Memory.objects.filter(owner=request.user, pk__in=memory_ids).in_bulk()
     for item in links:
         item.linked = [memories[link.memory_id] for link in item.links.all()]
-        item.branches = [later for later in item.continuations.all()][1:]
+        item.branches = list(item.continuations.all())[1:]  # the first is walked to
     return render(
         request,
         "narratives/detail.html",
