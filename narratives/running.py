@@ -201,4 +201,6 @@ def close_link(conversation: Conversation, memories: list[Memory]) -> Narrative:
             engine="close",
         )
         Memory.objects.filter(pk__in=[memory.pk for memory in memories]).update(narrative=final)
+    for memory in memories:  # the caller's objects say what the rows now say
+        memory.narrative = final
     return final

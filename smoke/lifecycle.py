@@ -10,6 +10,9 @@ own services, through the real ``ollama`` client:
 3. a second conversation that mentions the answer arrived, so the deltas stage has an open item
    to judge.
 
+Each chat turn also moves the running narrative (the model's JSON answer or the rules) and each
+confirm adds the conversation's closing link, which the kept memory must carry.
+
 Asserted: the *shape* of what every stage produced (engine recorded, fields in the schema's
 limits, the draft stored the way the review screen reads it) and that the model, not only the
 offline engine, produced at least one stage. A stage the small model got wrong falls back to the
@@ -149,6 +152,14 @@ def live(owner, sayings: list[str], model: str, *, chat: bool) -> tuple[Any, dic
     check([m.status for m in kept] == [Memory.Status.CONFIRMED], "the memory is not confirmed")
     check(kept[0].user_edited and kept[0].content == edited, "the edit was not kept")
     print(f"ok   reviewed, edited and confirmed: memory {kept[0].pk}, conversation archived")
+
+    thread = list(conversation.narratives.order_by("created_at", "id"))
+    final = thread[-1] if thread else None
+    check(final is not None and final.engine == "close", "no closing link in the narrative")
+    check(kept[0].narrative_id == final.pk, "the kept memory does not carry the closing link")
+    for link in thread:
+        check(link.engine in (f"ollama:{model}", "offline", "close"), f"link engine {link.engine}")
+        print(f"     narrative link by {link.engine}: {link.summary!r}")
     return kept[0], engines
 
 

@@ -318,8 +318,9 @@ def test_a_new_conversation_starts_where_the_last_one_left_off(alice, capture):
     kept = compression.confirm(conversation=first)
     final = narratives.latest(alice)
     assert final.conversation == first and final.engine == "close"
-    kept[0].refresh_from_db()
     assert kept[0].narrative == final  # the conversation's memory carries its final link
+    kept[0].refresh_from_db()
+    assert kept[0].narrative == final  # in the database too
     assert kept[0].pk in [link.memory_id for link in final.links.all()]
 
     second, message = services.add_message(owner=alice, content="Hello again")
