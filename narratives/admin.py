@@ -17,6 +17,15 @@ class LinkedMemories(admin.TabularInline):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_view_permission(self, request, obj=None):
+        # ``obj`` is the parent narrative. Staff hold no model permission on the through
+        # table, so without this only superusers saw the links; the owner sees them as
+        # OwnedRowsAdmin lets them see the narrative itself.
+        if request.user.is_superuser:
+            return True
+        owns = obj is None or obj.owner_id == request.user.pk
+        return request.user.is_active and request.user.is_staff and owns
+
 
 @admin.register(Narrative)
 class NarrativeAdmin(OwnedRowsAdmin, admin.ModelAdmin):

@@ -24,6 +24,9 @@ def index(request: HttpRequest) -> HttpResponse:
         rows, message = found.narratives, found.message
         if not rows and not message:
             message = f"No narrative mentions “{query}”."
+        elif len(rows) == PAGE_SIZE:
+            # Search is not paged: the newest matches, and a nudge to narrow the words.
+            message = f"The {PAGE_SIZE} newest matches; add words to narrow the search."
         page = None
     else:
         everything = services.with_links(Narrative.objects.filter(owner=request.user))
@@ -45,11 +48,18 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     except services.NarrativeNotFound:
         raise Http404("No such narrative.") from None
     links = services.chain(narrative)
+    later = next(iter(links[-1].continuations.all()), None)
     memory_ids = {link.memory_id for item in links for link in item.links.all()}
+    # The owner filter drops nothing by construction (a link only takes its owner's memories);
+    # it is here so this page can never show another member's memory.
     memories = Memory.objects.filter(owner=request.user, pk__in=memory_ids).in_bulk()
-    for item in links:
-        item.linked = [memories[link.memory_id] for link in item.links.all()]
-        item.branches = list(item.continuations.all())[1:]  # the first is walked to
+    shown_next = [*links[1:], later]
+    for item, following in zip(links, shown_next, strict=True):
+        item.linked = [memories[m.memory_id] for m in item.links.all() if m.memory_id in memories]
+        # The branches are the continuations not walked to: viewed from a branch, the chain
+        # goes through it, and the first continuation becomes the one to list.
+        walked = following.pk if following else None
+        item.branches = [other for other in item.continuations.all() if other.pk != walked]
     return render(
         request,
         "narratives/detail.html",
@@ -57,6 +67,6 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             "narrative": narrative,
             "links": links,
             "earlier": links[0].previous_id,
-            "later": next(iter(links[-1].continuations.all()), None),
+            "later": later,
         },
     )

@@ -4,6 +4,7 @@ page's recall chain, "where you left off" on the greeting, and a read-only admin
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from narratives import services as narratives
@@ -78,6 +79,39 @@ def test_the_chain_walks_back_and_forward_and_shows_branches(alice_client, threa
     assert "A new thread: kitchen" in start and links[3].summary in start
 
 
+def test_seen_from_a_branch_the_main_line_is_the_other_continuation(alice_client, thread):
+    links, branch, *_ = thread
+    body = page(alice_client, "narratives:detail", branch.pk)
+    chain = body[body.index('<ol class="chain">') : body.index("</ol>")]
+    assert branch.summary in chain and links[2].summary in chain
+    also = chain[chain.index("Also continued by:") :]
+    assert links[2].summary in also.split("</p>")[0]  # not the branch, which is shown below it
+    assert links[3].summary not in chain  # the main line's later links belong to its own view
+
+
+def test_the_list_costs_the_same_however_many_links(
+    alice_client, alice, remember, django_assert_num_queries
+):
+    memory = remember("The boiler is due a service.")
+    previous = None
+    for n in range(30):
+        previous = link(
+            alice, f"Step {n} of the boiler.", previous=previous, memory_ids=[memory.pk]
+        )
+    with django_assert_num_queries(6):  # session, user, count, page rows, links, continuations
+        body = page(alice_client, "narratives:index")
+    assert body.count('class="narrative"') == 25 and "Older →" in body
+    assert "Step 4 of" in page(alice_client, "narratives:index", page=2)
+
+
+def test_a_search_with_more_matches_than_a_page_says_it_shows_the_newest(alice_client, alice):
+    for n in range(30):
+        link(alice, f"Boiler thought number {n}.")
+    body = page(alice_client, "narratives:index", q="boiler")
+    assert "The 25 newest matches" in body
+    assert "number 29." in body and "number 4." not in body
+
+
 def test_a_long_chain_is_walked_page_by_page(alice_client, alice):
     links = [link(alice, "Step 0 of a long thread.")]
     for n in range(1, 60):
@@ -117,10 +151,31 @@ def test_the_admin_shows_narratives_but_never_changes_them(alice_client, thread)
     response = alice_client.get(change)
     assert response.status_code == 200 and links[0].summary in response.content.decode()
     assert 'name="_save"' not in response.content.decode()
-    alice_client.post(change, {"summary": "Rewritten.", "topic": "x"})
+    refused = alice_client.post(change, {"summary": "Rewritten.", "topic": "x"})
+    assert refused.status_code == 403
     links[0].refresh_from_db()
     assert links[0].summary == "Alice started planning the kitchen."
     assert alice_client.get(reverse("admin:narratives_narrative_add")).status_code == 403
     delete = reverse("admin:narratives_narrative_delete", args=[links[0].pk])
     assert alice_client.post(delete, {"post": "yes"}).status_code == 403
     assert Narrative.objects.filter(pk=links[0].pk).exists()
+
+
+def test_a_staff_member_sees_her_own_narratives_and_their_memories_in_the_admin(
+    client, alice, remember, thread
+):
+    carol = get_user_model().objects.create_user("carol", password="x", is_staff=True)
+    tomatoes = remember("Carol's tomatoes are ripe.", owner=carol)
+    hers = link(carol, "Carol picked the tomatoes.", memory_ids=[tomatoes.pk])
+    links, *_ = thread
+    client.force_login(carol)
+
+    listed = client.get(reverse("admin:narratives_narrative_changelist")).content.decode()
+    assert hers.summary in listed and links[0].summary not in listed
+    change = reverse("admin:narratives_narrative_change", args=[hers.pk])
+    body = client.get(change).content.decode()
+    assert "Carol&#x27;s tomatoes are ripe." in body  # the inline, read-only
+    assert 'name="_save"' not in body
+    assert client.post(change, {"summary": "Rewritten."}).status_code == 403
+    alices = client.get(reverse("admin:narratives_narrative_change", args=[links[0].pk]))
+    assert alices.status_code == 302 and "Alice started" not in alices.content.decode()
