@@ -6,6 +6,7 @@ The browser starts once per session; each test gets a fresh context (no shared c
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -44,3 +45,30 @@ def page(browser, live_server, transactional_db):
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def database_turns(live_server, transactional_db):
+    """A lock the live server holds while it serves a request.
+
+    The test database is SQLite in memory, so pytest-django hands the test's own connection to
+    the server's threads. A test that writes while the page polls (a queued task run by hand)
+    holds this lock, so requests wait their turn instead of interleaving statements and
+    transactions with its work on that one connection."""
+    turns = threading.Lock()
+    httpd = live_server.thread.httpd
+    app = httpd.get_app()
+
+    def one_at_a_time(environ, start_response):
+        with turns:
+            response = app(environ, start_response)
+            try:
+                body = b"".join(response)
+            finally:
+                if hasattr(response, "close"):
+                    response.close()  # request_finished touches the connection too
+        return [body]
+
+    httpd.set_app(one_at_a_time)
+    yield turns
+    httpd.set_app(app)
