@@ -16,12 +16,15 @@ measured member, ``--repeats`` timed calls per case after a warm-up; p50 and p95
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import random
+import shutil
 import statistics
 import sys
 import tempfile
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -105,7 +108,15 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    setup_django(Path(tempfile.mkdtemp(prefix="talkingrock-narratives-")))
+    data_dir = Path(tempfile.mkdtemp(prefix="talkingrock-narratives-"))
+    try:
+        return run(args, data_dir)
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def run(args, data_dir: Path) -> int:
+    setup_django(data_dir)
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import transaction
@@ -149,6 +160,9 @@ def main(argv=None) -> int:
     ]  # fmt: skip
     print(f"\n{args.size:,} narratives of the measured member (as many of another); "
           f"{args.repeats} calls per case; chain thread starts at {chain_start.pk}\n")  # fmt: skip
+    print(f"`{' '.join(['.venv/bin/python', 'bench/narratives.py', *sys.argv[1:]])}`, "
+          f"run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.2f}\n")  # fmt: skip
     print("| call | found | p50 ms | p95 ms |")
     print("|---|---|---|---|")
     for title, call in cases:
