@@ -14,9 +14,11 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 
 from conversations.models import Act
+from conversations.services import TransitionError
 from memories import services as memory_services
 from memories.models import Memory
 from memories.recall import recall
+from narratives.services import NarrativeError, NarrativeNotFound
 
 
 class ToolError(Exception):
@@ -304,18 +306,26 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
 _CONVERSATION_ID = {"type": "integer", "minimum": 1, "description": "A conversation id."}
 
 
-def _refusing_transitions(function):
-    """A step the conversation's state does not allow answers 409 with the reason."""
-    from conversations.services import TransitionError
+def _refusing(*answers: tuple[type[Exception], int]):
+    """A service's refusal (an error with a ``message``) answers with the status given for its
+    type, the first that matches; the reason goes to the caller."""
 
-    @wraps(function)
-    def run(user, **args):
-        try:
-            return function(user, **args)
-        except TransitionError as error:
-            raise ToolError(409, error.message) from None
+    def decorate(function):
+        @wraps(function)
+        def run(user, **args):
+            try:
+                return function(user, **args)
+            except tuple(kind for kind, _ in answers) as error:
+                status = next(status for kind, status in answers if isinstance(error, kind))
+                raise ToolError(status, error.message) from None
 
-    return run
+        return run
+
+    return decorate
+
+
+# A step the conversation's state does not allow answers 409 with the reason.
+_refusing_transitions = _refusing((TransitionError, 409))
 
 
 def _conversation_of(user, conversation_id: int):
@@ -628,21 +638,8 @@ def _list_acts(user):
 # --- narratives (seed 000): the thread between memories --------------------------------------
 
 
-def _refusing_narrative_errors(function):
-    """A narrative the member cannot write or find answers 400 with the reason."""
-
-    @wraps(function)
-    def run(user, **kwargs):
-        from narratives.services import NarrativeError, NarrativeNotFound
-
-        try:
-            return function(user, **kwargs)
-        except NarrativeNotFound as error:
-            raise ToolError(404, error.message) from None
-        except NarrativeError as error:
-            raise ToolError(400, error.message) from None
-
-    return run
+# An id that is not the member's answers 404, as a missing one; a bad summary or topic 400.
+_refusing_narrative_errors = _refusing((NarrativeNotFound, 404), (NarrativeError, 400))
 
 
 @tool(

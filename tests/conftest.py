@@ -97,3 +97,11 @@ def ollama(settings):
     server = ScriptedOllama()
     with llm.use_transport(server.transport()):
         yield server
+
+
+@pytest.fixture
+def file_env(tmp_path):
+    """The production settings on a database file of its own (tests/support/processes.py)."""
+    from tests.support import processes
+
+    return processes.file_env(tmp_path)

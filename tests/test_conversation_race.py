@@ -3,52 +3,17 @@ Exactly one open conversation results, and no tab gets an error."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from tests import test_concurrency
-from tests.test_concurrency import ROOT, manage
-
-file_env = test_concurrency.file_env  # the fixture: production settings on a file of its own
+from tests.support.processes import in_lockstep, shell
 
 TABS = 4
 
 
 def race(env, action: str) -> list[str]:
-    tabs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "tests.support.tab", "writer0", action],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(TABS)
-    ]
-    for tab in tabs:
-        assert tab.stdout.readline().strip() == "ready"
-    for tab in tabs:
-        tab.stdin.write("go\n")
-        tab.stdin.flush()
-    answers = []
-    for tab in tabs:
-        out, err = tab.communicate(timeout=120)
-        assert tab.returncode == 0, err
-        answers.append(out.strip())
-    return answers
+    return in_lockstep(env, [["tests.support.tab", "writer0", action]] * TABS)
 
 
 def count(env, query: str) -> str:
-    return manage(
-        env,
-        "shell",
-        "-v",
-        "0",
-        "-c",
-        f"from conversations.models import Conversation, Message\nprint({query})",
-    ).strip()
+    return shell(env, f"from conversations.models import Conversation, Message\nprint({query})")
 
 
 def test_tabs_racing_to_start_share_one_conversation(file_env):

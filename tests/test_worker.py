@@ -20,11 +20,8 @@ import time
 
 import pytest
 
-from tests import test_concurrency
 from tests.support.ollama_server import LoopbackOllama
-from tests.test_concurrency import ROOT, manage
-
-file_env = test_concurrency.file_env  # the fixture: production settings on a file of their own
+from tests.support.processes import ROOT, shell
 
 MODEL = "llama3.2:3b"
 SAID = [
@@ -134,10 +131,6 @@ STATE = (
     "  'embedded': bool(draft and draft.indexed_hash == draft.content_hash),\n"
     "  'by_worker': Success.objects.filter(func='conversations.tasks.compress').count()}))"
 )
-
-
-def shell(env, code: str) -> str:
-    return manage(env, "shell", "-v", "0", "-c", code).strip()
 
 
 def state(env) -> dict:
