@@ -9,6 +9,8 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
+from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
+
 
 def content_hash(content: str) -> str:
     """Stable fingerprint of a memory's text: whitespace-folded, case-sensitive."""
@@ -32,10 +34,10 @@ class Memory(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories"
     )
-    content = models.TextField()
+    content = CleanTextField()
     content_hash = models.CharField(max_length=64, editable=False)
     source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
-    tags = models.CharField(max_length=500, blank=True, help_text="Comma-separated keywords.")
+    tags = CleanCharField(max_length=500, blank=True, help_text="Comma-separated keywords.")
     # RESTRICT: an act with memories cannot be deleted on its own, but deleting a member
     # removes their acts and memories together.
     act = models.ForeignKey("conversations.Act", on_delete=models.RESTRICT, related_name="memories")
@@ -56,7 +58,7 @@ class Memory(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.CONFIRMED)
     user_reviewed = models.BooleanField(default=False)
     user_edited = models.BooleanField(default=False)
-    original_content = models.TextField(blank=True)
+    original_content = CleanTextField(blank=True)
     extraction_engine = models.CharField(max_length=64, blank=True)
     confidence = models.FloatField(null=True, blank=True)
     score = models.IntegerField(default=0)
@@ -155,8 +157,8 @@ class Entity(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entities"
     )
-    name = models.CharField(max_length=200)
-    normalized = models.CharField(max_length=200)
+    name = CleanCharField(max_length=200)
+    normalized = CleanCharField(max_length=200)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.OTHER)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     memories = models.ManyToManyField(Memory, through="Mention", related_name="entities")
@@ -184,7 +186,7 @@ class Mention(models.Model):
 
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="mentions")
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="mentions")
-    surface = models.CharField(max_length=200, help_text="The words the memory used.")
+    surface = CleanCharField(max_length=200, help_text="The words the memory used.")
 
     class Meta:
         constraints = [
@@ -228,7 +230,7 @@ class Recall(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="recalls"
     )
-    query = models.TextField()
+    query = CleanTextField()
     purpose = models.CharField(max_length=100)
     conversation = models.ForeignKey(
         "conversations.Conversation",
@@ -244,7 +246,7 @@ class Recall(models.Model):
         blank=True,
         related_name="recalls",
     )
-    parameters = models.JSONField(default=dict, blank=True)
+    parameters = CleanJSONField(default=dict, blank=True)
     duration_ms = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -266,8 +268,8 @@ class RecallHit(models.Model):
     )
     rank = models.PositiveIntegerField()
     score = models.FloatField()
-    components = models.JSONField(default=dict)
-    influence = models.CharField(max_length=200, blank=True)
+    components = CleanJSONField(default=dict)
+    influence = CleanCharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["recall", "rank"]
@@ -313,7 +315,7 @@ class MemoryItem(models.Model):
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="items")
     type = models.CharField(max_length=24, choices=Type.choices)
-    data = models.JSONField(default=dict)
+    data = CleanJSONField(default=dict)
     is_active = models.BooleanField(default=True)
     resolved_by = models.ForeignKey(
         Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="resolved_items"
@@ -376,7 +378,7 @@ class StateDelta(models.Model):
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deltas")
     type = models.CharField(max_length=24, choices=Type.choices)
-    data = models.JSONField(default=dict)
+    data = CleanJSONField(default=dict)
     item = models.ForeignKey(
         MemoryItem,
         on_delete=models.SET_NULL,

@@ -21,6 +21,7 @@ from conversations.services import ensure_your_story
 from memories import indexing, search
 from memories.models import Memory
 from narratives import services as narratives
+from talkingrock.text import clean_text
 
 
 def _config(key: str):
@@ -28,16 +29,16 @@ def _config(key: str):
 
 
 def clean_content(content: object) -> str:
+    """The text of a memory: control characters removed (talkingrock/text.py), trimmed, and
+    within the length limit."""
     if not isinstance(content, str):
         raise ValidationError("content must be text.")
-    content = content.strip()
+    content = clean_text(content).strip()
     if not content:
         raise ValidationError("content is empty: a memory needs some text.")
     limit = _config("max_content_length")
     if len(content) > limit:
         raise ValidationError(f"content is {len(content):,} characters; the limit is {limit:,}.")
-    if "\x00" in content:
-        raise ValidationError("content contains a NUL character.")
     return content
 
 
@@ -53,7 +54,7 @@ def clean_tags(tags: object) -> str:
         raise ValidationError("tags must be a comma-separated string or a list of strings.")
     kept: dict[str, str] = {}  # casefolded → first spelling seen
     for part in parts:
-        tag = " ".join(part.split())
+        tag = " ".join(clean_text(part, multiline=False).split())
         if tag:
             kept.setdefault(tag.casefold(), tag)
     cleaned = ", ".join(kept.values())
@@ -126,7 +127,7 @@ def memory_query(
             hits=[],
             message="Nothing to search for: the query has no words of two or more characters.",
         )
-    terms, dropped = search.within_budget(sanitised.terms)
+    terms, dropped = search.within_budget(sanitised.terms, owner_id=owner.pk)
     rows = search.keyword_search(
         owner_id=owner.pk,
         match=search.match_expression(terms),

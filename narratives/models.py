@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from talkingrock.fields import CleanCharField
+
 
 class ImmutableError(Exception):
     """A narrative is a fact about what happened: it is never changed, only continued."""
@@ -21,8 +23,8 @@ class Narrative(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="narratives"
     )
-    summary = models.CharField(max_length=300)
-    topic = models.CharField(max_length=200, blank=True)
+    summary = CleanCharField(max_length=300)
+    topic = CleanCharField(max_length=200, blank=True)
     memories = models.ManyToManyField(
         "memories.Memory", through="NarrativeMemory", related_name="narratives", blank=True
     )

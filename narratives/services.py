@@ -17,6 +17,7 @@ from conversations.offline import sentences
 from memories import search
 from memories.models import Memory
 from narratives.models import Narrative, NarrativeMemory
+from talkingrock.text import clean_text
 
 MAX_SUMMARY = 300
 MAX_TOPIC = 200
@@ -37,7 +38,7 @@ class NarrativeNotFound(NarrativeError):
 
 
 def clean_summary(summary) -> str:
-    text = " ".join(str(summary or "").split())
+    text = " ".join(clean_text(str(summary or ""), multiline=False).split())
     if not text:
         raise NarrativeError("A narrative needs a summary: one sentence.")
     if len(text) > MAX_SUMMARY:
@@ -51,7 +52,7 @@ def clean_summary(summary) -> str:
 
 
 def clean_topic(topic) -> str:
-    text = " ".join(str(topic or "").split())
+    text = " ".join(clean_text(str(topic or ""), multiline=False).split())
     if len(text) > MAX_TOPIC:
         raise NarrativeError(f"A topic is at most {MAX_TOPIC} characters.")
     return text

@@ -7,8 +7,8 @@ set -euo pipefail
 # both once, cleanly (a second signal mid-shutdown makes the django-q2 cluster trip over itself).
 setsid "$BIN/python" manage.py qcluster &
 worker=$!
-setsid "$BIN/gunicorn" talkingrock.wsgi:application --bind "$HOST:$PORT" --workers 2 \
-    --timeout 120 --access-logfile - &
+# Workers, timeouts and limits are in gunicorn.conf.py, which gunicorn reads from here.
+setsid "$BIN/gunicorn" talkingrock.wsgi:application --bind "$HOST:$PORT" &
 web=$!
 
 stop() {

@@ -24,7 +24,7 @@ import httpx
 import ollama
 
 from smoke.ollama_shim import DEFAULT_MODEL_NAME, ShimServer, default_gguf, serve_in_thread
-from talkingrock.llm.schema import validate
+from talkingrock.validation import validate
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

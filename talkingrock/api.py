@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from talkingrock import throttle
 from talkingrock.models import ApiToken, hash_token
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
@@ -24,6 +26,8 @@ def _authenticate(request: HttpRequest):
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
         raise ToolError(401, "Send your token as 'Authorization: Bearer <token>'.")
+    if throttle.token_locked(request):
+        raise ToolError(429, throttle.token_lockout_message(throttle.cooloff_minutes(request)))
     raw = raw.strip()
     # Our tokens are URL-safe ASCII; anything else cannot be one (and might not even encode).
     token = None
@@ -34,6 +38,7 @@ def _authenticate(request: HttpRequest):
             .first()
         )
     if token is None:
+        throttle.token_failed(request)
         raise ToolError(401, "That token is not valid (it may have been revoked).")
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return token.owner
@@ -53,9 +58,28 @@ def list_tools(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"tools": [tool.as_schema() for tool in REGISTRY.values()]})
 
 
+def _body(request: HttpRequest) -> bytes:
+    """The request's body, chunked ones included.
+
+    Django reads exactly Content-Length bytes, so a body sent with ``Transfer-Encoding:
+    chunked`` (no Content-Length) looked empty. gunicorn decodes chunked bodies and says so with
+    ``wsgi.input_terminated``: then the stream is read to its end, within the same size limit."""
+    meta = request.META
+    chunked = "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
+    if not chunked or meta.get("CONTENT_LENGTH"):
+        return request.body
+    if not meta.get("wsgi.input_terminated"):
+        raise ToolError(411, "Send the body with a Content-Length: this server cannot read it.")
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    body = meta["wsgi.input"].read(limit + 1)
+    if len(body) > limit:
+        raise RequestDataTooBig()
+    return body
+
+
 def _arguments(request: HttpRequest) -> dict:
     try:
-        body = request.body
+        body = _body(request)
     except RequestDataTooBig:
         raise ToolError(400, "The body is too large for a tool call.") from None
     try:

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from talkingrock.fields import CleanCharField
+
 TOKEN_PREFIX = "tr_"
 
 
@@ -22,7 +24,7 @@ class ApiToken(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
-    name = models.CharField(max_length=100)
+    name = CleanCharField(max_length=100)
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     hint = models.CharField(
         max_length=12, editable=False, help_text="First characters, to tell tokens apart."

@@ -16,9 +16,11 @@ from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from conversations.models import Act
 from conversations.services import TransitionError
 from memories import services as memory_services
-from memories.models import Memory
+from memories.models import Memory, MemoryItem
 from memories.recall import recall
 from narratives.services import NarrativeError, NarrativeNotFound
+from talkingrock import validation
+from talkingrock.text import clean_json
 
 
 class ToolError(Exception):
@@ -48,6 +50,9 @@ def tool(name: str, description: str, properties: dict[str, Any], required: tupl
     """Register ``function(user, **args)`` under ``name`` with an object schema."""
 
     def register(function):
+        parameters = {"type": "object", "properties": properties}
+        if unbounded := validation.unbounded_integers(parameters):
+            raise ValueError(f"Tool {name}: integers without bounds at {', '.join(unbounded)}")
         REGISTRY[name] = Tool(
             name=name,
             description=description,
@@ -64,59 +69,13 @@ def tool(name: str, description: str, properties: dict[str, Any], required: tupl
     return register
 
 
-# --- argument validation: the subset of JSON Schema the registry uses -------------------------
-
-_JSON_TYPES = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-    "null": (type(None),),
-}
-
-
-def _type_ok(value: Any, expected: str) -> bool:
-    if expected in ("integer", "number") and isinstance(value, bool):
-        return False  # JSON true is not a number, even though Python says it is
-    return isinstance(value, _JSON_TYPES[expected])
-
-
-def _is_unicode(text: str) -> bool:
-    # JSON may spell a lone surrogate ("\ud800"); Python keeps it, but it cannot be written to
-    # the database as UTF-8, so it is refused here rather than failing deep in a write.
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _check(name: str, value: Any, schema: dict[str, Any]) -> None:
-    types = schema.get("type")
-    if types is not None:
-        types = [types] if isinstance(types, str) else types
-        if not any(_type_ok(value, t) for t in types):
-            raise ToolError(400, f"'{name}' must be of type {' or '.join(types)}.")
-    if isinstance(value, str):
-        if not _is_unicode(value):
-            raise ToolError(400, f"'{name}' is not valid text: it holds an unpaired surrogate.")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ToolError(400, f"'{name}' is longer than {schema['maxLength']} characters.")
-        if "enum" in schema and value not in schema["enum"]:
-            raise ToolError(400, f"'{name}' must be one of: {', '.join(schema['enum'])}.")
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise ToolError(400, f"'{name}' must be at least {schema['minimum']}.")
-        if "maximum" in schema and value > schema["maximum"]:
-            raise ToolError(400, f"'{name}' must be at most {schema['maximum']}.")
-    if isinstance(value, list) and "items" in schema:
-        for index, item in enumerate(value):
-            _check(f"{name}[{index}]", item, schema["items"])
+# --- argument validation: jsonschema, the same validator as the model's answers ---------------
 
 
 def validate_arguments(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
+    """Check ``args`` against the tool's published schema; return them with clean text.
+
+    Unknown and missing arguments are named all at once; otherwise the first problem found."""
     properties = tool.parameters["properties"]
     unknown = sorted(set(args) - set(properties))
     if unknown:
@@ -124,9 +83,12 @@ def validate_arguments(tool: Tool, args: dict[str, Any]) -> dict[str, Any]:
     missing = [name for name in tool.parameters["required"] if name not in args]
     if missing:
         raise ToolError(400, f"Missing argument(s) for {tool.name}: {', '.join(missing)}.")
-    for name, value in args.items():
-        _check(name, value, properties[name])
-    return args
+    problem = validation.first_problem(
+        args, tool.parameters, name=lambda path: f"'{validation.tool_path(path)}'"
+    )
+    if problem:
+        raise ToolError(400, problem + ".")
+    return clean_json(args)
 
 
 def call_tool(user, name: str, /, **args: Any) -> dict[str, Any]:
@@ -135,7 +97,7 @@ def call_tool(user, name: str, /, **args: Any) -> dict[str, Any]:
         tool = REGISTRY[name]
     except KeyError:
         raise ToolError(404, f"No tool named '{name}'.") from None
-    validate_arguments(tool, args)
+    args = validate_arguments(tool, args)
     try:
         return tool.function(user, **args)
     except ObjectDoesNotExist as error:
@@ -154,7 +116,24 @@ def _not_found_message(error: ObjectDoesNotExist, args: dict[str, Any]) -> str:
 
 # --- memory tools (seed 001) ---------------------------------------------------------------
 
-_ID = {"type": "integer", "minimum": 1, "description": "A memory id, as shown in [id:N]."}
+
+def _id(description: str = "", *, nullable: bool = False) -> dict[str, Any]:
+    """An id: a positive integer that fits SQLite's 64 bits (every integer a tool takes is
+    bounded; the registry refuses a schema that is not)."""
+    schema: dict[str, Any] = {
+        "type": ["integer", "null"] if nullable else "integer",
+        "minimum": 1,
+        "maximum": validation.MAX_INT,
+    }
+    return schema | ({"description": description} if description else {})
+
+
+def _ids(description: str = "", *, max_items: int = 100) -> dict[str, Any]:
+    schema = {"type": "array", "items": _id(), "maxItems": max_items}
+    return schema | ({"description": description} if description else {})
+
+
+_ID = _id("A memory id, as shown in [id:N].")
 _CONTENT = {"type": "string", "maxLength": 10_000, "description": "One fact, decision or context."}
 _TAGS = {
     "type": ["string", "array"],
@@ -265,7 +244,7 @@ def _memory_update(user, *, id, content, tags=None):
     "matched. Use memory_query for an exact keyword search.",
     {
         "query": {"type": "string", "maxLength": 10_000},
-        "act_id": {"type": ["integer", "null"], "minimum": 1, "description": "Only this act."},
+        "act_id": _id("Only this act.", nullable=True),
         "your_story_only": {"type": "boolean"},
         "limit": {"type": "integer", "minimum": 1, "maximum": 50},
     },
@@ -303,7 +282,7 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
 
 # --- conversations (seed 003) -------------------------------------------------------------------
 
-_CONVERSATION_ID = {"type": "integer", "minimum": 1, "description": "A conversation id."}
+_CONVERSATION_ID = _id("A conversation id.")
 
 
 def _refusing(*answers: tuple[type[Exception], int]):
@@ -453,8 +432,8 @@ def _get_memory_preview(user, *, conversation_id):
     "Keep a conversation's memory (in the suggested act, or the one given; null keeps the "
     "suggestion), optionally with an edited narrative; the conversation is archived.",
     {
-        "memory_id": {"type": "integer", "minimum": 1},
-        "destination_act_id": {"type": ["integer", "null"], "minimum": 1},
+        "memory_id": _id(),
+        "destination_act_id": _id(nullable=True),
         "edited_narrative": {"type": ["string", "null"], "maxLength": 10_000},
     },
     required=("memory_id",),
@@ -500,7 +479,7 @@ def _resume_conversation(user, *, conversation_id):
             "type": ["string", "null"],
             "enum": ["waiting_on", "question_opened", "task"],
         },
-        "act_id": {"type": ["integer", "null"], "minimum": 1},
+        "act_id": _id(nullable=True),
     },
 )
 def _get_open_threads(user, *, entity_type=None, act_id=None):
@@ -532,7 +511,7 @@ def _get_open_threads(user, *, entity_type=None, act_id=None):
     "Recent memories of the member's permanent Your Story act, newest first.",
     {
         "limit": {"type": "integer", "minimum": 1, "maximum": 100},
-        "offset": {"type": "integer", "minimum": 0},
+        "offset": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000},
     },
 )
 def _get_your_story(user, *, limit=20, offset=0):
@@ -566,23 +545,32 @@ def _get_conversation_archive(user, *, conversation_id):
     "edit_memory",
     "Edit a kept memory's narrative and its items (remove some by id, add new ones).",
     {
-        "memory_id": {"type": "integer", "minimum": 1},
+        "memory_id": _id(),
         "narrative": {"type": ["string", "null"], "maxLength": 10_000},
-        "items_to_remove": {"type": "array", "items": {"type": "integer"}},
+        "items_to_remove": _ids("Item ids, as get_memory_preview lists them."),
         "items_to_add": {
             "type": "array",
-            "items": {"type": "object"},
+            "maxItems": 100,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": list(MemoryItem.FIELDS)},
+                    "text": {"type": "string", "minLength": 1, "maxLength": 300},
+                    "detail": {"type": "string", "maxLength": 300},
+                },
+                "required": ["type", "text"],
+                "additionalProperties": False,
+            },
             "description": 'Each {"type": "task", "text": "...", "detail": "..."}.',
         },
     },
     required=("memory_id",),
 )
-@_refusing_transitions
+@_refusing((TransitionError, 400))  # an item without text is a bad argument, not a bad state
 def _edit_memory(user, *, memory_id, narrative=None, items_to_remove=(), items_to_add=()):
     from django.db import transaction
 
     from conversations import compression
-    from memories.models import MemoryItem
 
     memory = Memory.objects.get(pk=memory_id, owner=user)
     with transaction.atomic():
@@ -590,13 +578,8 @@ def _edit_memory(user, *, memory_id, narrative=None, items_to_remove=(), items_t
             memory_services.memory_update(owner=user, memory_id=memory.pk, content=narrative)
         MemoryItem.objects.filter(memory=memory, pk__in=list(items_to_remove)).delete()
         for row in items_to_add:
-            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
-                raise ToolError(400, 'Each item to add needs {"type": ..., "text": ...}.')
             compression.add_item(
-                memory=memory,
-                type=str(row.get("type")),
-                main=row["text"],
-                detail=str(row.get("detail", "")),
+                memory=memory, type=row["type"], main=row["text"], detail=row.get("detail", "")
             )
     memory.refresh_from_db()
     return memory_as_dict(memory) | {
@@ -649,8 +632,8 @@ _refusing_narrative_errors = _refusing((NarrativeNotFound, 404), (NarrativeError
     "Narratives are never changed; the chain moves on by new links.",
     {
         "summary": {"type": "string", "maxLength": 300},
-        "memory_ids": {"type": "array", "items": {"type": "integer"}},
-        "previous_narrative_id": {"type": ["integer", "null"]},
+        "memory_ids": _ids(max_items=50),
+        "previous_narrative_id": _id(nullable=True),
         "topic": {"type": "string", "maxLength": 200},
     },
     required=("summary", "memory_ids", "previous_narrative_id", "topic"),
@@ -676,7 +659,7 @@ def _narrative_update(user, *, summary, memory_ids, previous_narrative_id, topic
     "continued_by forward), by keyword, or with neither the latest one: where the member "
     "left off. Newest first.",
     {
-        "id": {"type": "integer"},
+        "id": _id(),
         "query": {"type": "string", "maxLength": 1000},
         "limit": {"type": "integer", "minimum": 1, "maximum": 50},
     },

@@ -63,7 +63,7 @@ def test_two_invalid_answers_give_up_with_the_reason(ollama):
     with pytest.raises(llm.LLMError) as caught:
         ask()
     assert caught.value.kind == "invalid"
-    assert "$.names must be array" in caught.value.message
+    assert "$.names must be of type array" in caught.value.message
 
 
 def test_a_timeout_becomes_our_error(ollama):

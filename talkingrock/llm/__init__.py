@@ -2,8 +2,8 @@
 
 Only this package imports ``ollama``. Callers get three things:
 
-- ``structured(...)``: one JSON answer that fits a schema, validated here, retried once with the
-  validation error fed back, else ``LLMError``; the caller then falls back to the offline engine
+- ``structured(...)``: one JSON answer that fits a schema, validated with the same validator as
+  the tool arguments (talkingrock/validation.py), retried once with the validation error fed back, else ``LLMError``; the caller then falls back to the offline engine
   and records which engine produced the artefact.
 - ``chat(...)``: one assistant turn, with tool calls when tools are offered.
 - ``status()``: is Ollama reachable and is the model pulled (cached for a few seconds, shown in
@@ -26,13 +26,11 @@ from talkingrock.llm.client import (
     structured,
     use_transport,
 )
-from talkingrock.llm.schema import SchemaError, validate
 
 __all__ = [
     "ChatReply",
     "EngineStatus",
     "LLMError",
-    "SchemaError",
     "Structured",
     "chat",
     "enabled",
@@ -40,5 +38,4 @@ __all__ = [
     "status",
     "structured",
     "use_transport",
-    "validate",
 ]

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from talkingrock.llm.schema import SchemaError, validate
+from talkingrock.validation import Invalid, validate
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ def structured(
             # strict=False: a raw newline inside a string is the model's slip, not a broken answer
             value = json.loads(content, strict=False)
             validate(value, schema)
-        except (json.JSONDecodeError, SchemaError) as error:
+        except (json.JSONDecodeError, Invalid) as error:
             problem = str(error)
             log.info("LLM answer rejected (attempt %s): %s", attempt, problem)
             messages = [
