@@ -180,7 +180,7 @@ def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[
     for question in conversation["questions"]:
         text = question["question"]
         if "keywords" in modes:
-            terms, _ = search.within_budget(search.sanitise(text).terms)
+            terms, _ = search.within_budget(search.sanitise(text).terms, owner_id=member.pk)
             rows = search.keyword_candidates(
                 owner_id=member.pk,
                 match=search.match_expression(terms),

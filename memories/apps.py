@@ -5,15 +5,28 @@ class MemoriesConfig(AppConfig):
     name = "memories"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_migrate
+        from django.conf import settings
+        from django.db.models.signals import post_delete, post_migrate, post_save
 
-        from memories.housekeeping import ensure_schedules, restore_fts_triggers
+        from memories.housekeeping import (
+            ensure_schedules,
+            member_created,
+            member_deleted,
+            restore_fts_triggers,
+        )
         from talkingrock.embeddings import check_model_package
 
         check_model_package()  # fail at start-up, naming the package, not at the first store
 
         post_migrate.connect(restore_fts_triggers, sender=self, dispatch_uid="memories.fts_guard")
         post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="memories.schedules")
+        # Each member has a keyword index of their own (memories/sql.py).
+        post_save.connect(
+            member_created, sender=settings.AUTH_USER_MODEL, dispatch_uid="memories.member_index"
+        )
+        post_delete.connect(
+            member_deleted, sender=settings.AUTH_USER_MODEL, dispatch_uid="memories.member_gone"
+        )
         post_delete.connect(
             vector_deleted, sender=self.get_model("Memory"), dispatch_uid="memories.vector_deleted"
         )

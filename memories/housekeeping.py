@@ -1,4 +1,5 @@
-"""Guards that run after ``migrate``: FTS triggers and the prune schedule."""
+"""The indexes' upkeep: each member's keyword index, the guards that run after ``migrate``, and
+the django-q2 schedules."""
 
 from __future__ import annotations
 
@@ -8,29 +9,30 @@ from django.conf import settings
 from django.db import connections
 
 from memories import sql
+from memories.models import Memory
 
 log = logging.getLogger(__name__)
 
 
-def missing_triggers(using: str = "default", ddl=sql) -> list[str]:
+def _triggers(using: str) -> set[str]:
     with connections[using].cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
-        present = {row[0] for row in cursor.fetchall()}
+        cursor.execute(sql.TRIGGER_NAMES)
+        return {row[0] for row in cursor.fetchall()}
+
+
+def missing_triggers(using: str = "default", ddl=sql) -> list[str]:
+    """Household-wide triggers of ``ddl`` (a module like memories/sql.py) that are not there."""
+    present = _triggers(using)
     return [name for name in ddl.TRIGGERS if name not in present]
 
 
-def rebuild_fts(using: str = "default") -> None:
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql.REBUILD_FTS)
-
-
 def restore_triggers(ddl, using: str = "default") -> list[str]:
-    """Re-create the triggers of ``ddl`` (a module like memories/sql.py) that a table remake
-    dropped, then rebuild the index they missed.
+    """Re-create the triggers of ``ddl`` that a table remake dropped, then rebuild what they
+    maintain.
 
     Django's SQLite schema editor remakes a table (CREATE new, copy, DROP, RENAME) for many field
     changes, and the DROP silently takes the triggers with it (TECH_NOTES §2.1). ``CREATE_ALL``
-    is idempotent: every statement is IF NOT EXISTS, and it ends with the FTS 'rebuild'.
+    is idempotent: every statement is IF NOT EXISTS (and an FTS 'rebuild', where it has one).
     """
     missing = missing_triggers(using, ddl)
     if not missing:
@@ -38,12 +40,102 @@ def restore_triggers(ddl, using: str = "default") -> list[str]:
     with connections[using].cursor() as cursor:
         for statement in ddl.CREATE_ALL:
             cursor.execute(statement)
-    log.warning("Re-created missing index triggers %s and rebuilt the index.", missing)
+    log.warning("Re-created missing index triggers %s.", missing)
     return missing
 
 
+# --- each member's keyword index ------------------------------------------------------------
+
+
+def missing_member_objects(owner_id: int, using: str = "default") -> list[str]:
+    """What of the member's index is not there: its table and any of its triggers."""
+    present = _triggers(using)
+    missing = [name for name in sql.member_triggers(owner_id) if name not in present]
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.TABLE_EXISTS, [sql.member_fts(owner_id)])
+        if not cursor.fetchone()[0]:
+            missing.insert(0, sql.member_fts(owner_id))
+    return missing
+
+
+def ensure_member_index(owner_id: int, using: str = "default") -> list[str]:
+    """Create whatever of the member's index is missing and rebuild it from their rows (rows
+    written while a trigger was gone were never indexed). Returns what was missing."""
+    missing = missing_member_objects(owner_id, using)
+    if missing:
+        with connections[using].cursor() as cursor:
+            for statement in [
+                *sql.create_member_index(owner_id),
+                *sql.rebuild_member_index(owner_id),
+            ]:
+                cursor.execute(statement)
+    return missing
+
+
+def drop_member_index(owner_id: int, using: str = "default") -> None:
+    with connections[using].cursor() as cursor:
+        for statement in sql.drop_member_index(owner_id):
+            cursor.execute(statement)
+
+
+def member_ids(using: str = "default") -> list[int]:
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.MEMBER_IDS)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def rebuild_fts(using: str = "default") -> None:
+    """Rebuild every member's keyword index from their rows."""
+    for owner_id in member_ids(using):
+        if not ensure_member_index(owner_id, using):  # (a missing index was just built)
+            with connections[using].cursor() as cursor:
+                for statement in sql.rebuild_member_index(owner_id):
+                    cursor.execute(statement)
+
+
+def integrity_check(owner_id: int, using: str = "default") -> list[str]:
+    """What is wrong with the member's index: FTS5's own check raises ("database disk image is
+    malformed") when the index is inconsistent; the rows it holds must be exactly the member's."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.integrity_check_member_index(owner_id))
+        cursor.execute(sql.member_index_rowids(owner_id))
+        indexed = [row[0] for row in cursor.fetchall()]
+    rows = list(
+        Memory.objects.using(using)
+        .filter(owner_id=owner_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    problems = []
+    if missing := sorted(set(rows) - set(indexed)):
+        problems.append(f"not indexed: {missing[:10]}")
+    if stray := sorted(set(indexed) - set(rows)):
+        problems.append(f"indexed but not the member's: {stray[:10]}")
+    return problems
+
+
 def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
-    return restore_triggers(sql, using)
+    """post_migrate guard: the household-wide triggers and every member's index, whole."""
+    restored = restore_triggers(sql, using)
+    for owner_id in member_ids(using):
+        restored += ensure_member_index(owner_id, using)
+    if restored:
+        log.warning("Restored keyword index objects %s and rebuilt what they missed.", restored)
+    return restored
+
+
+def member_created(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
+    """post_save receiver for users: a new member's keyword index, before their first memory."""
+    if created:
+        ensure_member_index(instance.pk, kwargs.get("using") or "default")
+
+
+def member_deleted(sender, instance, **kwargs) -> None:
+    """post_delete receiver for users: their rows are gone (cascade), so is their index."""
+    drop_member_index(instance.pk, kwargs.get("using") or "default")
+
+
+# --- schedules --------------------------------------------------------------------------------
 
 
 def ensure_schedules(sender=None, **kwargs) -> None:

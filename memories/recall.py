@@ -198,7 +198,9 @@ def recall(
 
     # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
     sanitised = search.sanitise(query)
-    terms, dropped = search.within_budget(sanitised.terms, budget=_config("keyword_budget"))
+    terms, dropped = search.within_budget(
+        sanitised.terms, owner_id=owner.pk, budget=_config("keyword_budget")
+    )
     keyword = search.keyword_candidates(
         owner_id=owner.pk,
         match=search.match_expression(terms),

@@ -11,9 +11,12 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import wraps
 
-from django.db import connection
+from django.db import OperationalError, connection
 from django.utils import timezone
+
+from memories import housekeeping, sql
 
 # exp(0.2 × score): score 3 → 1.82×, −1 → 0.82×, −5 → 0.37×. Demotion really pushes down.
 SCORE_FACTOR = 0.2
@@ -95,31 +98,51 @@ def utc_text(moment: datetime) -> str:
 # the …") scored 87k rows at 100k memories, p95 109 ms. Terms are therefore probed first and the
 # rarest kept while their matches add up to at most MATCH_BUDGET rows; the words dropped are the
 # ones bm25 barely weighs (IDF ≤ 2.2 above 10 % of rows, against 7–9 for the deciding words) and
-# the result's message names them. The rarest term is always kept. docs/benchmarks.md has the
-# measurements: p95 8.6 ms at 100k with 99 % of the exact top 5 kept at 10k memories.
+# the result's message names them. The rarest term is always kept. The probe counts the member's
+# own rows (their own index), so what is dropped depends on nothing another member stores.
 MATCH_BUDGET = 5000
 
-_PROBE = "(SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH %s LIMIT %s))"
+
+def _on_member_index(run):
+    """Run ``run(owner_id, table, ...)`` on the member's keyword index; a member whose index is
+    missing (created behind the signals' back, or dropped by hand) gets it built first."""
+
+    @wraps(run)
+    def wrapper(*, owner_id: int, **kwargs):
+        table = sql.member_fts(owner_id)
+        # No savepoint around it: a SELECT that fails leaves nothing to undo, and an atomic block
+        # here would start an IMMEDIATE transaction (the write lock) for every search.
+        try:
+            return run(owner_id=owner_id, table=table, **kwargs)
+        except OperationalError as error:
+            if f"no such table: {table}" not in str(error):
+                raise
+        housekeeping.ensure_member_index(owner_id)
+        return run(owner_id=owner_id, table=table, **kwargs)
+
+    return wrapper
 
 
-def term_match_counts(terms: tuple[str, ...], *, cap: int) -> list[int]:
-    """How many rows (all members) each quoted term matches, counting no further than ``cap``."""
+@_on_member_index
+def term_match_counts(*, owner_id: int, table: str, terms: tuple[str, ...], cap: int) -> list[int]:
+    """How many of the member's rows each quoted term matches, counting no further than ``cap``."""
+    probe = f"(SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH %s LIMIT %s))"
     params: list = []
     for term in terms:
         params += [f'"{term}"', cap]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT " + ", ".join([_PROBE] * len(terms)), params)
+        cursor.execute("SELECT " + ", ".join([probe] * len(terms)), params)
         return list(cursor.fetchone())
 
 
 def within_budget(
-    terms: tuple[str, ...], *, budget: int | None = None
+    terms: tuple[str, ...], *, owner_id: int, budget: int | None = None
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Split terms into (kept, dropped): the rarest first, while their matches fit ``budget``."""
     if len(terms) < 2:
         return terms, ()
     budget = MATCH_BUDGET if budget is None else budget
-    counts = term_match_counts(terms, cap=budget + 1)
+    counts = term_match_counts(owner_id=owner_id, terms=terms, cap=budget + 1)
     kept: set[int] = set()
     total = 0
     for index in sorted(range(len(terms)), key=lambda i: counts[i]):
@@ -138,29 +161,30 @@ def match_expression(terms: tuple[str, ...]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
-# FTS-first: memory_fts drives the join (CROSS JOIN pins the order) and each match is looked up
-# by primary key. Letting the planner drive from the owner index instead re-runs the FTS query
-# per row: 5.4 s against 8 ms on 20k rows (TECH_NOTES §2.2); tests/test_memory_query.py pins the
-# plan. bm25() sits in the select list of the filtered rows, so other members' matches, drafts
-# and archived rows are never scored (half the cost of scoring every match first).
+# FTS-first: the member's index drives the join (CROSS JOIN pins the order) and each match is
+# looked up by primary key. Letting the planner drive from the owner index instead re-runs the FTS
+# query per row: 5.4 s against 8 ms on 20k rows (TECH_NOTES §2.2); tests/test_memory_query.py
+# pins the plan. bm25() sits in the select list of the filtered rows, so drafts and archived rows
+# are never scored. The index holds only the member's rows, so bm25's document frequencies and
+# average lengths are the member's own; the owner test stays as a second lock.
 KEYWORD_QUERY = """
 SELECT id, bm25, score_weight, 1.0 / (1 + days * %s) AS recency, days,
        bm25 * score_weight / (1 + days * %s) AS rank
 FROM (
-    SELECT m.id AS id, -bm25(memory_fts, %s, %s, %s) AS bm25,
+    SELECT m.id AS id, -bm25({fts}, %s, %s, %s) AS bm25,
            exp(m.score * %s) AS score_weight,
            max(julianday(%s) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
-    FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid
-    WHERE memory_fts MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
+    FROM {fts} CROSS JOIN memories_memory AS m ON m.id = {fts}.rowid
+    WHERE {fts} MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
 )
 ORDER BY rank DESC, id DESC
 LIMIT %s
 """
 
 
-def _keyword_sql(*, include_archived: bool) -> str:
+def _keyword_sql(table: str, *, include_archived: bool) -> str:
     return KEYWORD_QUERY.format(
-        archived_filter="" if include_archived else "AND m.archived_at IS NULL"
+        fts=table, archived_filter="" if include_archived else "AND m.archived_at IS NULL"
     )
 
 
@@ -177,22 +201,24 @@ def _keyword_params(match, owner_id, now, limit) -> list:
     ]
 
 
+@_on_member_index
 def keyword_search(
-    *, owner_id: int, match: str, limit: int, include_archived: bool, now: datetime
+    *, owner_id: int, table: str, match: str, limit: int, include_archived: bool, now: datetime
 ) -> list[RankedHit]:
     """Rank the owner's memories matching an already-sanitised FTS5 expression."""
     if not match:
         return []
     with connection.cursor() as cursor:
         cursor.execute(
-            _keyword_sql(include_archived=include_archived),
+            _keyword_sql(table, include_archived=include_archived),
             _keyword_params(match, owner_id, now, limit),
         )
         return [RankedHit(*row) for row in cursor.fetchall()]
 
 
+@_on_member_index
 def keyword_candidates(
-    *, owner_id: int, match: str, limit: int, include_archived: bool
+    *, owner_id: int, table: str, match: str, limit: int, include_archived: bool
 ) -> list[tuple[int, float]]:
     """The owner's confirmed memories matching ``match``, best BM25 first: (id, bm25). The
     FTS list of hybrid recall, which weighs score and time itself, after fusion."""
@@ -202,9 +228,9 @@ def keyword_candidates(
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT m.id, -bm25(memory_fts, %s, %s, %s) AS bm25
-            FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid
-            WHERE memory_fts MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived}
+            SELECT m.id, -bm25({table}, %s, %s, %s) AS bm25
+            FROM {table} CROSS JOIN memories_memory AS m ON m.id = {table}.rowid
+            WHERE {table} MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived}
             ORDER BY bm25 DESC, m.id DESC
             LIMIT %s
             """,
@@ -213,16 +239,25 @@ def keyword_candidates(
         return cursor.fetchall()
 
 
+@_on_member_index
 def explain_keyword_search(
-    *, owner_id: int, match: str, include_archived: bool = False
+    *, owner_id: int, table: str, match: str, include_archived: bool = False
 ) -> list[str]:
     """The query plan of ``keyword_search``, one detail string per step, for the plan test."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "EXPLAIN QUERY PLAN " + _keyword_sql(include_archived=include_archived),
+            "EXPLAIN QUERY PLAN " + _keyword_sql(table, include_archived=include_archived),
             _keyword_params(match, owner_id, timezone.now(), 5),
         )
         return [row[-1] for row in cursor.fetchall()]
+
+
+@_on_member_index
+def indexed_ids(*, owner_id: int, table: str, match: str) -> list[int]:
+    """Every row of the member's index matching ``match`` (tests and the integrity checks)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH %s ORDER BY rowid", [match])
+        return [row[0] for row in cursor.fetchall()]
 
 
 PRUNE_CANDIDATES = """

@@ -12,6 +12,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from conversations.models import Act
+from memories import sql
 from memories.models import Memory
 from talkingrock.db.base import Database, DatabaseWrapper
 
@@ -94,9 +95,10 @@ def test_a_check_constraint_violation_is_a_django_integrity_error(alice, remembe
         Memory.objects.filter(pk=memory.pk).update(source="gossip")
 
 
-def test_a_syntax_error_in_an_fts_query_is_a_django_database_error(db):
-    with pytest.raises(DatabaseError), connection.cursor() as cursor:
-        cursor.execute("SELECT * FROM memory_fts WHERE memory_fts MATCH %s", ['"unbalanced'])
+def test_a_syntax_error_in_an_fts_query_is_a_django_database_error(alice):
+    index = sql.member_fts(alice.pk)
+    with pytest.raises(DatabaseError, match="unterminated string"), connection.cursor() as cursor:
+        cursor.execute(f"SELECT * FROM {index} WHERE {index} MATCH %s", ['"unbalanced'])
 
 
 def test_foreign_keys_are_enforced_and_the_busy_timeout_is_at_least_20_seconds(db):

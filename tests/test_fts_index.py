@@ -1,28 +1,26 @@
-"""The keyword index follows the memories table through triggers, and a guard puts the triggers
-back when a table remake has dropped them (TECH_NOTES §2.1)."""
+"""Each member's keyword index follows their rows through triggers, holds nothing of anyone
+else's, and a guard puts it back together when a table remake has dropped the triggers
+(TECH_NOTES §2.1)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, models
 
-from memories import services, sql
-from memories.housekeeping import missing_triggers, restore_fts_triggers
+from memories import search, services, sql
+from memories.housekeeping import (
+    integrity_check,
+    missing_member_objects,
+    missing_triggers,
+    restore_fts_triggers,
+)
 from memories.models import Memory
 
 
-def fts_ids(match: str) -> list[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT rowid FROM memory_fts WHERE memory_fts MATCH %s ORDER BY rowid", [match]
-        )
-        return [row[0] for row in cursor.fetchall()]
-
-
-def integrity_check() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql.INTEGRITY_CHECK_FTS)  # raises "database disk image is malformed"
+def fts_ids(owner, match: str) -> list[int]:
+    return search.indexed_ids(owner_id=owner.pk, match=match)
 
 
 def vector_ids() -> list[int]:
@@ -45,15 +43,32 @@ def drop_trigger(name: str) -> None:
         cursor.execute(f"DROP TRIGGER {name}")
 
 
-def test_the_three_triggers_exist_after_migrations(db):
+def tables() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def test_a_new_member_gets_an_index_and_its_triggers(alice):
     assert missing_triggers() == []
+    assert missing_member_objects(alice.pk) == []
+    assert sql.member_fts(alice.pk) in tables()
 
 
-def test_a_stored_memory_is_indexed_by_content_tags_and_source(remember):
+def test_a_stored_memory_is_indexed_by_content_tags_and_source(alice, remember):
     memory = remember("The boiler hums", tags="heating", source="agent")
 
-    assert fts_ids("boiler") == fts_ids("heating") == [memory.pk]
-    assert memory.pk in fts_ids("agent")
+    assert fts_ids(alice, "boiler") == fts_ids(alice, "heating") == [memory.pk]
+    assert memory.pk in fts_ids(alice, "agent")
+    assert integrity_check(alice.pk) == []
+
+
+def test_a_members_index_holds_only_their_rows(alice, bob, remember):
+    mine, bobs = remember("Alice's boiler"), remember("Bob's boiler", owner=bob)
+
+    assert fts_ids(alice, "boiler") == [mine.pk]
+    assert fts_ids(bob, "boiler") == [bobs.pk]
+    assert integrity_check(alice.pk) == integrity_check(bob.pk) == []
 
 
 def test_an_update_replaces_the_indexed_text(alice, remember):
@@ -61,24 +76,25 @@ def test_an_update_replaces_the_indexed_text(alice, remember):
 
     services.memory_update(owner=alice, memory_id=memory.pk, content="The kettle sings", tags="tea")
 
-    assert fts_ids("boiler") == fts_ids("heating") == []
-    assert fts_ids("kettle") == fts_ids("tea") == [memory.pk]
-    integrity_check()
+    assert fts_ids(alice, "boiler") == fts_ids(alice, "heating") == []
+    assert fts_ids(alice, "kettle") == fts_ids(alice, "tea") == [memory.pk]
+    assert integrity_check(alice.pk) == []
 
 
 def test_changing_the_score_leaves_the_index_alone(alice, remember):
     memory = remember("The boiler hums")
+    index = sql.member_fts(alice.pk)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM memory_fts_idx")
+        cursor.execute(f"SELECT count(*) FROM {index}_idx")
         segments_before = cursor.fetchone()[0]
 
     services.memory_reinforce(owner=alice, memory_id=memory.pk)
     services.memory_archive(owner=alice, memory_id=memory.pk)
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM memory_fts_idx")
+        cursor.execute(f"SELECT count(*) FROM {index}_idx")
         assert cursor.fetchone()[0] == segments_before
-    assert fts_ids("boiler") == [memory.pk]
+    assert fts_ids(alice, "boiler") == [memory.pk]
 
 
 def test_a_deleted_memory_leaves_the_index_and_takes_its_vector_with_it(alice, remember):
@@ -88,51 +104,89 @@ def test_a_deleted_memory_leaves_the_index_and_takes_its_vector_with_it(alice, r
 
     services.memory_delete(owner=alice, memory_id=memory.pk)
 
-    assert fts_ids("boiler") == [other.pk]
+    assert fts_ids(alice, "boiler") == [other.pk]
     assert vector_ids() == [other.pk]
-    integrity_check()
+    assert integrity_check(alice.pk) == []
 
 
-def test_removing_a_member_clears_their_index_rows_and_vectors(alice, bob, remember):
+def test_removing_a_member_removes_their_index_and_vectors(alice, bob, remember):
     mine, bobs = remember("Alice's boiler"), remember("Bob's boiler", owner=bob)
     add_vector(mine)
     add_vector(bobs)
+    gone = bob.pk
 
     bob.delete()
 
-    assert fts_ids("boiler") == [mine.pk]
+    assert sql.member_fts(gone) not in tables()
+    assert not any(name.startswith(sql.member_fts(gone)) for name in tables())
+    assert fts_ids(alice, "boiler") == [mine.pk]
     assert vector_ids() == [mine.pk]
-    integrity_check()
+    assert integrity_check(alice.pk) == []
 
 
-def test_the_guard_restores_a_dropped_trigger_and_indexes_what_it_missed(remember):
-    drop_trigger("memory_fts_ai")
+def test_the_guard_restores_a_dropped_trigger_and_indexes_what_it_missed(alice, remember):
+    name = f"{sql.member_fts(alice.pk)}_ai"
+    drop_trigger(name)
     missed = remember("Stored while the trigger was gone")
-    assert fts_ids("trigger") == []
+    assert fts_ids(alice, "trigger") == []
 
-    assert restore_fts_triggers() == ["memory_fts_ai"]
+    assert restore_fts_triggers() == [name]
 
-    assert missing_triggers() == []
-    assert fts_ids("trigger") == [missed.pk]
-    integrity_check()
+    assert missing_member_objects(alice.pk) == []
+    assert fts_ids(alice, "trigger") == [missed.pk]
+    assert integrity_check(alice.pk) == []
 
 
-def test_migrate_runs_the_guard(remember):
-    for name in sql.TRIGGERS:
+def test_a_search_builds_a_missing_index_first(alice, remember):
+    memory = remember("The boiler hums")
+    with connection.cursor() as cursor:
+        for statement in sql.drop_member_index(alice.pk):
+            cursor.execute(statement)
+
+    assert [m for m, _ in services.memory_query(owner=alice, query="boiler").hits] == [memory]
+    assert missing_member_objects(alice.pk) == []
+
+
+def test_migrate_runs_the_guard(alice, remember):
+    for name in [*sql.TRIGGERS, *sql.member_triggers(alice.pk)]:
         drop_trigger(name)  # what Django's table remake does
     missed = remember("Stored during a table remake")
 
     call_command("migrate", verbosity=0)
 
-    assert missing_triggers() == []
-    assert fts_ids("remake") == [missed.pk]
+    assert missing_triggers() == [] and missing_member_objects(alice.pk) == []
+    assert fts_ids(alice, "remake") == [missed.pk]
 
 
-def test_the_reindex_command_restores_and_rebuilds(remember, capsys):
-    drop_trigger("memory_fts_au")
+@pytest.mark.django_db(transaction=True)
+def test_a_real_table_remake_drops_the_triggers_and_the_guard_brings_them_back(
+    django_user_model,
+):
+    member = django_user_model.objects.create_user("zed", password="x")
+    kept = services.memory_store(owner=member, content="The boiler hums")
+    tags = Memory._meta.get_field("tags")
+    wider = models.CharField(max_length=600, blank=True)
+    wider.set_attributes_from_name("tags")
+    wider.model = Memory
+
+    with connection.schema_editor() as editor:
+        editor.alter_field(Memory, tags, wider)  # CREATE new, copy, DROP, RENAME
+    assert missing_member_objects(member.pk) != []
+    assert set(restore_fts_triggers()) >= set(sql.member_triggers(member.pk))
+
+    after = services.memory_store(owner=member, content="The boiler clicks")
+    assert fts_ids(member, "boiler") == [kept.pk, after.pk]
+    assert integrity_check(member.pk) == []
+    with connection.schema_editor() as editor:
+        editor.alter_field(Memory, wider, tags)
+    restore_fts_triggers()
+
+
+def test_the_reindex_command_restores_and_rebuilds(alice, remember, capsys):
+    drop_trigger(f"{sql.member_fts(alice.pk)}_au")
 
     call_command("memories", "reindex")
 
-    assert "memory_fts_au" in capsys.readouterr().out
-    assert missing_triggers() == []
-    integrity_check()
+    assert f"{sql.member_fts(alice.pk)}_au" in capsys.readouterr().out
+    assert missing_member_objects(alice.pk) == []
+    assert integrity_check(alice.pk) == []

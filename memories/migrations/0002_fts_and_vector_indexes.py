@@ -7,5 +7,5 @@ class Migration(migrations.Migration):
     dependencies = [("memories", "0001_initial")]
 
     operations = [
-        migrations.RunSQL(sql=sql.CREATE_ALL, reverse_sql=sql.DROP_ALL),
+        migrations.RunSQL(sql=sql.LEGACY_CREATE_ALL, reverse_sql=sql.LEGACY_DROP_ALL),
     ]

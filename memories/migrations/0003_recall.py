@@ -409,5 +409,7 @@ class Migration(migrations.Migration):
         ),
         # Adding columns remakes memories_memory, which drops its triggers (TECH_NOTES §2.1): put
         # them back in the same migration rather than leave it to the post_migrate guard.
-        migrations.RunSQL(sql=list(sql.TRIGGERS.values()), reverse_sql=migrations.RunSQL.noop),
+        migrations.RunSQL(
+            sql=list(sql.LEGACY_TRIGGERS.values()), reverse_sql=migrations.RunSQL.noop
+        ),
     ]
