@@ -77,7 +77,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     if not content:
         content = left_off(conversation, message) + offline_reply(hits)
     with transaction.atomic():
-        reply = append(conversation, role=Message.Role.ASSISTANT, content=content)
+        reply = append(conversation, role=Message.Role.ASSISTANT, content=content, reply_to=message)
         reply.engine = engine
         reply.memories_used = used
         reply.save(update_fields=["engine", "memories_used"])

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from conversations import offline
@@ -25,9 +26,11 @@ from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError, ensure_your_story
 from memories import indexing
 from memories.models import Memory, MemoryItem, Mention, StateDelta
+from memories.services import clean_content
 from narratives import running
 from narratives import services as narratives
-from talkingrock import embeddings, llm
+from talkingrock import embeddings, jobs, llm
+from talkingrock.text import clean_text
 
 log = logging.getLogger(__name__)
 Stage = Conversation.Stage
@@ -447,13 +450,20 @@ def _set_stage(conversation: Conversation, stage: str) -> bool:
 
 
 def compress(conversation_id: int) -> str:
-    """The compression task. Safe to run twice: a second run replaces the first one's draft."""
+    """The compression task. Safe to run twice: a run that finds another one alive leaves it be,
+    and a second run after a lost one replaces its draft."""
     conversation = Conversation.objects.select_related("owner", "act").get(pk=conversation_id)
     if conversation.status != Status.COMPRESSING or conversation.compression_stage == Stage.READY:
         return "nothing to do"
-    Conversation.objects.filter(pk=conversation.pk).update(
-        compression_attempts=conversation.compression_attempts + 1
+    holder, me = conversation.compression_worker, jobs.process_identity()
+    if holder and holder != me and not jobs.process_gone(holder):
+        return "already running"  # a duplicate delivery while its first run still works
+    # Claim it: of two runs starting together, the one whose update lands first works.
+    claimed = Conversation.objects.filter(pk=conversation.pk, compression_worker=holder).update(
+        compression_worker=me, compression_attempts=F("compression_attempts") + 1
     )
+    if not claimed:
+        return "already running"
     started = time.perf_counter()
     try:
         return _compress(conversation, started)
@@ -613,8 +623,6 @@ def save_edits(*, conversation: Conversation, narrative: str | None = None) -> M
 
 
 def _set_content(memory: Memory, narrative: str) -> None:
-    from memories.services import clean_content
-
     narrative = clean_content(narrative)
     if narrative != memory.content:
         if not memory.user_edited:
@@ -625,6 +633,7 @@ def _set_content(memory: Memory, narrative: str) -> None:
 
 def update_item(*, item: MemoryItem, main: str, detail: str = "") -> MemoryItem:
     main_key, detail_key = MemoryItem.FIELDS[item.type]
+    main, detail = clean_text(main, multiline=False), clean_text(detail, multiline=False)
     if not main.strip():
         raise TransitionError("An item needs some text; remove it instead.")
     item.data = {**item.data, main_key: main.strip()[:300]}
@@ -637,6 +646,7 @@ def update_item(*, item: MemoryItem, main: str, detail: str = "") -> MemoryItem:
 def add_item(*, memory: Memory, type: str, main: str, detail: str = "") -> MemoryItem:
     if type not in MemoryItem.FIELDS:
         raise TransitionError(f"Unknown item type: {type}.")
+    main, detail = clean_text(main, multiline=False), clean_text(detail, multiline=False)
     if not main.strip():
         raise TransitionError("An item needs some text.")
     main_key, detail_key = MemoryItem.FIELDS[type]
@@ -676,7 +686,11 @@ def confirm(
 def split(
     *, conversation: Conversation, parts: list[Part], declined: list[int] = ()
 ) -> list[Memory]:
-    """One memory per destination, each linked to the conversation; items go where assigned."""
+    """One memory per destination, each linked to the conversation; items go where assigned.
+
+    Each part starts from the extracted narrative (the review's split boxes are filled with it):
+    a part kept as it was is not an edit; a part the member rewrote keeps the engine's words as
+    its original; a part left empty is written from its items and is not an edit either."""
     parts = [part for part in parts if part.text.strip() or part.item_ids]
     if len(parts) < 2:
         raise TransitionError("A split needs at least two destinations with text or items.")
@@ -685,32 +699,48 @@ def split(
     with transaction.atomic():
         current, draft = _reviewable(conversation)
         owned = set(MemoryItem.objects.filter(memory=draft).values_list("pk", flat=True))
+        extracted = (draft.content, draft.user_edited, draft.original_content)
         memories = []
         for index, part in enumerate(parts):
             if stray := set(part.item_ids) - owned:
                 raise TransitionError(f"Items {sorted(stray)} are not part of this memory.")
-            text = part.text.strip() or _text_for_items(part.item_ids)
+            content, edited, original = _part_wording(part, *extracted)
             if index == 0:
                 memory = draft
                 memory.act = part.act
-                _set_content(memory, text)
+                memory.content, memory.user_edited, memory.original_content = (
+                    content,
+                    edited,
+                    original,
+                )
             else:
                 memory = Memory.objects.create(
                     owner=draft.owner,
-                    content=text,
+                    content=content,
                     source=Memory.Source.CONVERSATION,
                     act=part.act,
                     conversation=current,
                     status=Memory.Status.DRAFT,
                     extraction_engine=draft.extraction_engine,
                     happened_at=draft.happened_at,
-                    user_edited=True,
+                    user_edited=edited,
+                    original_content=original,
                     narrative=draft.narrative,
                 )
             MemoryItem.objects.filter(pk__in=part.item_ids).update(memory=memory)
             memories.append(memory)
         indexing.request_indexing(owner_id=draft.owner_id)
         return _keep(current, memories, declined)
+
+
+def _part_wording(part: Part, narrative: str, edited: bool, original: str) -> tuple:
+    """(content, user_edited, original_content) of one part of a split."""
+    if not part.text.strip():
+        return _text_for_items(part.item_ids), False, ""
+    text = clean_content(part.text)
+    if text == narrative:
+        return narrative, edited, original  # kept as extracted (or as already edited)
+    return text, True, original if edited else narrative
 
 
 def _text_for_items(item_ids: list[int]) -> str:

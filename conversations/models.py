@@ -5,6 +5,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
+
 
 class Act(models.Model):
     """A project or chapter of life; every member has one permanent "Your Story" act."""
@@ -16,8 +18,8 @@ class Act(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="acts"
     )
-    title = models.CharField(max_length=200)
-    description = models.TextField(blank=True)
+    title = CleanCharField(max_length=200)
+    description = CleanTextField(blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     is_your_story = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -89,8 +91,11 @@ class Conversation(models.Model):
     )
     compression_started_at = models.DateTimeField(null=True, blank=True)
     compression_attempts = models.PositiveSmallIntegerField(default=0)
-    compression_error = models.TextField(blank=True)
-    compression_report = models.JSONField(
+    # The process running the compression ("host:pid:start"): when it has ended before the
+    # compression did, the work is known lost at once (talkingrock/jobs.py).
+    compression_worker = models.CharField(max_length=200, blank=True)
+    compression_error = CleanTextField(blank=True)
+    compression_report = CleanJSONField(
         default=dict, blank=True, help_text="Which engine produced each stage, and the routing."
     )
     nudged_at = models.DateTimeField(null=True, blank=True)
@@ -131,11 +136,16 @@ class Message(models.Model):
         Conversation, on_delete=models.CASCADE, related_name="messages"
     )
     role = models.CharField(max_length=16, choices=Role.choices)
-    content = models.TextField()
+    content = CleanTextField()
     position = models.PositiveIntegerField()
     created_at = models.DateTimeField(default=timezone.now)
     engine = models.CharField(max_length=100, blank=True, help_text="What wrote a reply.")
-    memories_used = models.JSONField(
+    # The member's message a reply answers: with two tabs sending at once, the reply to the first
+    # is not always the next message.
+    reply_to = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replies"
+    )
+    memories_used = CleanJSONField(
         default=list,
         blank=True,
         help_text="The memories a reply drew on: [{id, recall, why}]; the trail is in Recall.",

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from conversations.models import Act, Conversation, Message
 from talkingrock import jobs
+from talkingrock.text import clean_text
 
 YOUR_STORY_TITLE = "Your Story"
 Status = Conversation.Status
@@ -65,7 +66,8 @@ def give_new_member_a_story(sender, instance, created: bool, raw: bool = False, 
 
 
 def create_act(*, owner, title: str, description: str = "") -> Act:
-    title = title.strip()
+    title = clean_text(title, multiline=False).strip()
+    description = clean_text(description)
     if not title:
         raise TransitionError("An act needs a title.")
     if title.casefold() == YOUR_STORY_TITLE.casefold():
@@ -76,12 +78,12 @@ def create_act(*, owner, title: str, description: str = "") -> Act:
 def rename_act(*, act: Act, title: str, description: str | None = None) -> Act:
     if act.is_your_story:
         raise TransitionError("Your Story keeps its name.")
-    title = title.strip()
+    title = clean_text(title, multiline=False).strip()
     if not title:
         raise TransitionError("An act needs a title.")
     act.title = title[:200]
     if description is not None:
-        act.description = description.strip()
+        act.description = clean_text(description).strip()
     act.save(update_fields=["title", "description"])
     return act
 
@@ -124,7 +126,7 @@ def start(*, owner) -> tuple[Conversation, bool]:
 
 
 def validate_message(content: str) -> str:
-    content = (content or "").strip()
+    content = clean_text(content or "").strip()
     if not content:
         raise TransitionError("Write something first: the message is empty.")
     limit = _config("max_message_chars")
@@ -150,12 +152,27 @@ def add_message(
     return conversation, message
 
 
-def append(conversation: Conversation, *, role: str, content: str) -> Message:
-    """Write one message at the next position (inside the caller's transaction)."""
+def append(
+    conversation: Conversation, *, role: str, content: str, reply_to: Message | None = None
+) -> Message:
+    """Write one message at the next position, inside the caller's transaction.
+
+    The position is read here, not taken from ``conversation``: the caller's object may have been
+    loaded before another tab added a message (a reply is written after a slow recall). The
+    transaction is IMMEDIATE, so it holds the write lock and the count it reads stays true."""
     now = timezone.now()
-    position = conversation.message_count
+    position = (
+        Conversation.objects.filter(pk=conversation.pk)
+        .values_list("message_count", flat=True)
+        .get()
+    )
     message = Message.objects.create(
-        conversation=conversation, role=role, content=content, position=position, created_at=now
+        conversation=conversation,
+        role=role,
+        content=content,
+        position=position,
+        created_at=now,
+        reply_to=reply_to,
     )
     fields = {"message_count": F("message_count") + 1, "last_message_at": now}
     if role == Message.Role.USER:
@@ -261,6 +278,7 @@ def _queue_compression(conversation: Conversation) -> None:
     conversation.compression_stage = Stage.QUEUED
     conversation.compression_started_at = timezone.now()
     conversation.compression_error = ""
+    conversation.compression_worker = ""  # the next run claims it
     conversation.save(
         update_fields=[
             "status",
@@ -268,6 +286,7 @@ def _queue_compression(conversation: Conversation) -> None:
             "compression_stage",
             "compression_started_at",
             "compression_error",
+            "compression_worker",
         ]
     )
     jobs.enqueue("conversations.tasks.compress", conversation.pk)
@@ -283,18 +302,32 @@ def retry_compression(*, conversation: Conversation) -> Conversation:
     return conversation
 
 
+def is_lost(conversation: Conversation) -> bool:
+    """The process that was compressing it has ended without finishing: known at once."""
+    return (
+        conversation.status == Status.COMPRESSING
+        and conversation.compression_stage not in (Stage.READY, Stage.FAILED)
+        and bool(conversation.compression_worker)
+        and jobs.process_gone(conversation.compression_worker) is True
+    )
+
+
 def is_stalled(conversation: Conversation, *, now=None) -> bool:
+    """Failed, lost (its process ended), or older than the timeout (a process on another
+    machine, or one this machine cannot see): the member may retry."""
     if conversation.status != Status.COMPRESSING:
         return False
     if conversation.compression_stage in (Stage.READY, Stage.FAILED):
         return conversation.compression_stage == Stage.FAILED
+    if is_lost(conversation):
+        return True
     started = conversation.compression_started_at
     limit = _config("compression_timeout_minutes") * 60
     return started is None or ((now or timezone.now()) - started).total_seconds() > limit
 
 
 def sweep_stalled(*, now=None) -> list[int]:
-    """Requeue compressions whose worker died: older than the timeout and not finished."""
+    """Requeue compressions whose process died (at once) or that outlived the timeout."""
     requeued = []
     for conversation in Conversation.objects.filter(status=Status.COMPRESSING).exclude(
         compression_stage__in=(Stage.READY, Stage.FAILED)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 
+from django import db
+
 from conversations import compression, services
+from talkingrock import jobs
 
 log = logging.getLogger(__name__)
 
@@ -16,11 +19,26 @@ def compress(conversation_id: int) -> str:
 
 
 def sweep() -> list[int]:
-    """Requeue compressions a killed worker left behind (older than the timeout)."""
+    """Requeue compressions a killed worker left behind, and give back queue entries a dead
+    cluster had taken. Runs every minute, and in every worker as it starts (conversations/apps.py),
+    so recovery begins as soon as a worker is alive."""
+    released = jobs.release_orphaned_tasks()
+    if released:
+        log.warning("released %s queued tasks a stopped worker had taken", released)
     requeued = services.sweep_stalled()
     if requeued:
         log.warning("requeued stalled compressions: %s", requeued)
     return requeued
+
+
+def sweep_on_spawn(sender=None, proc_name: str = "", **kwargs) -> None:
+    """django-q2's post_spawn, in a worker process that has just started: recover at once."""
+    try:
+        sweep()
+    except Exception:  # never keep a worker from starting
+        log.exception("The start-up sweep failed; the scheduled one will try again.")
+    finally:
+        db.connections.close_all()  # the worker opens its own when it takes a task
 
 
 def ensure_schedules(sender=None, **kwargs) -> None:
@@ -31,7 +49,7 @@ def ensure_schedules(sender=None, **kwargs) -> None:
         defaults={
             "func": "conversations.tasks.sweep",
             "schedule_type": Schedule.MINUTES,
-            "minutes": 5,
+            "minutes": 1,
             "repeats": -1,
         },
     )

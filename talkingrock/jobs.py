@@ -10,10 +10,18 @@ django-q2 keeps for a few seconds in the shared cache.
 from __future__ import annotations
 
 import logging
+import os
+import socket
 import time
+from datetime import timedelta
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.module_loading import import_string
+from django_q.conf import Conf
+from django_q.models import OrmQ
+from django_q.status import Stat
+from django_q.tasks import async_task
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +33,6 @@ def worker_running() -> bool:
     global _last_seen
     if time.monotonic() - _last_seen < _HEARTBEAT_TTL:
         return True
-    from django_q.status import Stat
-
     try:
         alive = any(stat.status != "Stopped" for stat in Stat.get_all())
     except Exception:  # a broken cache is "no worker": the work then runs inline
@@ -38,9 +44,6 @@ def worker_running() -> bool:
 
 
 def run_now_or_queue(func: str, *args, **kwargs) -> None:
-    from django_q.conf import Conf
-    from django_q.tasks import async_task
-
     if Conf.SYNC or worker_running():
         async_task(func, *args, **kwargs)
     else:
@@ -50,3 +53,71 @@ def run_now_or_queue(func: str, *args, **kwargs) -> None:
 def enqueue(func: str, *args, **kwargs) -> None:
     """Run ``func`` (a dotted path) with these arguments once the current transaction commits."""
     transaction.on_commit(lambda: run_now_or_queue(func, *args, **kwargs), robust=True)
+
+
+# --- which process holds a piece of work ------------------------------------------------------
+# A task that records who runs it lets anyone on the machine tell, at once, that it was lost:
+# its process is gone. (django-q2 itself only re-delivers a task whose worker died after its
+# ``retry`` time, six minutes here.)
+
+
+def _started(pid: int) -> str:
+    """The process's start time in clock ticks (Linux), so that a reused pid is not mistaken for
+    the process that died; "" where /proc does not exist."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            # The command name (field 2) may hold spaces and parentheses: split after its end.
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return ""
+    return fields[19] if len(fields) > 19 else ""
+
+
+def process_identity() -> str:
+    """This process, as "host:pid:start"."""
+    pid = os.getpid()
+    return f"{socket.gethostname()}:{pid}:{_started(pid)}"
+
+
+def process_gone(identity: str) -> bool | None:
+    """True when the process ``identity`` names has ended, False while it runs, None when this
+    machine cannot tell (another host, or not an identity)."""
+    try:
+        host, pid_text, started = identity.rsplit(":", 2)
+        pid = int(pid_text)
+    except ValueError:
+        return None
+    if host != socket.gethostname() or pid <= 0:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        pass  # someone else's process: it exists
+    state = _state(pid)
+    if state == "Z":  # killed, waiting for its parent to reap it: gone for our purposes
+        return True
+    return bool(started) and _started(pid) not in ("", started)
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def release_orphaned_tasks() -> int:
+    """Queue entries taken by a worker cluster that is no longer running come back at once.
+
+    The ORM broker marks an entry taken by setting its ``lock`` to "taken at + retry"; an entry
+    taken before the oldest running cluster was born can only have been taken by one that died
+    (killed, or the machine restarted), and would otherwise wait out the rest of ``retry``."""
+    births = [stat.tob for stat in Stat.get_all() if stat.status != "Stopped" and stat.tob]
+    if not births:
+        return 0
+    now = timezone.now()
+    taken_before = min(births) + timedelta(seconds=Conf.RETRY)
+    return OrmQ.objects.filter(lock__gt=now, lock__lt=taken_before).update(lock=now)

@@ -3,10 +3,15 @@ Ollama, review (confirm, edit, split, resume), thread resolution, greeting, faul
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError
+from django.urls import reverse
 from django.utils import timezone
 
 from conversations import chat, compression, services
@@ -194,6 +199,53 @@ def test_split_makes_one_memory_per_act_each_linked_to_the_conversation(alice, c
     assert list(kept[1].items.values_list("pk", flat=True)) == [waiting.pk]
     conversation.refresh_from_db()
     assert conversation.status == Status.ARCHIVED
+
+
+def test_a_split_keeps_each_parts_own_original_wording(alice, capture):
+    house = Act.objects.create(owner=alice, title="House")
+    work = Act.objects.create(owner=alice, title="Work")
+    garden = Act.objects.create(owner=alice, title="Garden")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    draft = compression.draft_of(conversation)
+    extracted = draft.content
+    waiting = draft.items.get(type="waiting_on")
+
+    kept = compression.split(
+        conversation=conversation,
+        parts=[
+            compression.Part(act=house, text=extracted, item_ids=[]),  # kept as extracted
+            compression.Part(act=work, text="Alex owes us the contract.", item_ids=[]),
+            compression.Part(act=garden, text="", item_ids=[waiting.pk]),  # from its items
+        ],
+    )
+
+    provenance = [(m.act, m.content, m.user_edited, m.original_content) for m in kept]
+    assert provenance == [
+        (house, extracted, False, ""),
+        (work, "Alex owes us the contract.", True, extracted),
+        (garden, compression._text_for_items([waiting.pk]), False, ""),
+    ]
+
+
+def test_a_split_after_an_edit_keeps_the_engines_words_as_the_original(alice, capture):
+    house = Act.objects.create(owner=alice, title="House")
+    work = Act.objects.create(owner=alice, title="Work")
+    conversation = close_and_compress(talk(alice, *RENOVATION), capture)
+    extracted = compression.draft_of(conversation).content
+    compression.save_edits(conversation=conversation, narrative="Hallway green, Alex pending.")
+
+    kept = compression.split(
+        conversation=conversation,
+        parts=[
+            compression.Part(act=house, text="Hallway green, Alex pending.", item_ids=[]),
+            compression.Part(act=work, text="Alex pending.", item_ids=[]),
+        ],
+    )
+
+    assert [(m.user_edited, m.original_content) for m in kept] == [
+        (True, extracted),
+        (True, extracted),
+    ]
 
 
 def test_split_needs_two_different_destinations(alice, capture):
@@ -542,3 +594,48 @@ def test_acts_are_created_renamed_archived_but_never_your_story(alice):
     ):
         with pytest.raises(TransitionError):
             step()
+
+
+def ended_process() -> str:
+    """The identity of a process that has ended (see talkingrock.jobs.process_identity)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return f"{socket.gethostname()}:{child.pid}:"
+
+
+def test_a_compression_whose_process_died_is_lost_at_once_and_swept(alice, capture, client):
+    conversation = talk(alice, *RENOVATION)
+    services.request_close(conversation=conversation)
+    with capture(execute=False):  # a worker takes the task, then is killed mid-stage
+        services.confirm_close(conversation=conversation)
+    Conversation.objects.filter(pk=conversation.pk).update(
+        compression_stage=Stage.DELTAS, compression_worker=ended_process()
+    )
+    conversation.refresh_from_db()
+
+    assert services.is_lost(conversation) and services.is_stalled(conversation)  # no 15 minutes
+    client.force_login(alice)
+    page = client.get(reverse("conversations:progress", args=[conversation.pk])).content.decode()
+    assert "stopped before it finished" in page and "Retry" in page
+    with capture(execute=True):
+        assert services.sweep_stalled() == [conversation.pk]
+    conversation.refresh_from_db()
+    assert conversation.review_ready and conversation.compression_attempts == 1
+
+
+def test_a_compression_whose_process_runs_is_neither_lost_nor_taken_twice(alice, capture):
+    conversation = talk(alice, *RENOVATION)
+    services.request_close(conversation=conversation)
+    with capture(execute=False):
+        services.confirm_close(conversation=conversation)
+    alive = f"{socket.gethostname()}:{os.getppid()}:"  # the test runner's parent: running
+    Conversation.objects.filter(pk=conversation.pk).update(
+        compression_stage=Stage.ENTITIES, compression_worker=alive
+    )
+    conversation.refresh_from_db()
+
+    assert not services.is_lost(conversation) and not services.is_stalled(conversation)
+    assert services.sweep_stalled() == []
+    assert compression.compress(conversation.pk) == "already running"  # a duplicate delivery
+    conversation.refresh_from_db()
+    assert conversation.compression_stage == Stage.ENTITIES

@@ -140,7 +140,7 @@ def test_a_store_hands_indexing_to_a_running_worker(
     queued = []
     monkeypatch.setattr("django_q.conf.Conf.SYNC", False)
     monkeypatch.setattr(jobs, "worker_running", lambda: True)
-    monkeypatch.setattr("django_q.tasks.async_task", lambda *args: queued.append(args))
+    monkeypatch.setattr(jobs, "async_task", lambda *args: queued.append(args))
 
     with django_capture_on_commit_callbacks(execute=True):
         memory = services.memory_store(owner=alice, content="For the worker")
