@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from conversations.models import Act, Conversation, Message
-from talkingrock.admin_mixins import OwnedRowsAdmin
+from talkingrock.admin_mixins import OwnedInline, OwnedRowsAdmin
 
 
 @admin.register(Act)
@@ -25,10 +25,12 @@ class ActAdmin(OwnedRowsAdmin, admin.ModelAdmin):
         return readonly
 
 
-class MessageInline(admin.TabularInline):
+class MessageInline(OwnedInline, admin.TabularInline):
+    """The transcript, read-only: what was said is a record, like the recall trail."""
+
     model = Message
-    extra = 0
-    readonly_fields = ["role", "content", "position", "created_at"]
+    fields = ["position", "role", "content", "engine", "memories_used", "created_at"]
+    readonly_fields = fields
 
 
 @admin.register(Conversation)

@@ -1,7 +1,7 @@
 from django.contrib import admin
 
 from memories.models import Entity, Memory, MemoryLink, Recall, RecallHit
-from talkingrock.admin_mixins import OwnedRowsAdmin
+from talkingrock.admin_mixins import OwnedInline, OwnedRowsAdmin
 
 
 class ArchivedFilter(admin.SimpleListFilter):
@@ -32,6 +32,7 @@ class MemoryAdmin(OwnedRowsAdmin, admin.ModelAdmin):
         "archived_at",
     ]
     list_display_links = ["id", "short_content"]
+    # "act" lists only the acts of the member's own memories (OwnedRowsAdmin.get_list_filter).
     list_filter = ["source", "act", ArchivedFilter, "status"]
     list_select_related = ["owner", "act"]
     search_fields = ["content", "tags"]
@@ -43,13 +44,6 @@ class MemoryAdmin(OwnedRowsAdmin, admin.ModelAdmin):
     def short_content(self, memory: Memory) -> str:
         return memory.content[:80]
 
-    def get_list_filter(self, request):
-        filters = list(super().get_list_filter(request))
-        if not request.user.is_superuser:
-            # A staff member's act filter must not list other members' acts.
-            filters.remove("act")
-        return filters
-
 
 @admin.register(Entity)
 class EntityAdmin(OwnedRowsAdmin, admin.ModelAdmin):
@@ -60,15 +54,10 @@ class EntityAdmin(OwnedRowsAdmin, admin.ModelAdmin):
     readonly_fields = ["normalized", "created_at"]
 
 
-class RecallHitInline(admin.TabularInline):
+class RecallHitInline(OwnedInline, admin.TabularInline):
     model = RecallHit
-    extra = 0
-    can_delete = False
     fields = ["rank", "memory", "score", "influence", "components"]
     readonly_fields = fields
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Recall)
@@ -90,13 +79,7 @@ class RecallAdmin(OwnedRowsAdmin, admin.ModelAdmin):
         "created_at",
     ]
     inlines = [RecallHitInline]
-    staff_may_add = staff_may_change = False
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    may_add = may_change = False
 
 
 @admin.register(MemoryLink)

@@ -1,30 +1,15 @@
 from django.contrib import admin
 
 from narratives.models import Narrative, NarrativeMemory
-from talkingrock.admin_mixins import OwnedRowsAdmin
+from talkingrock.admin_mixins import OwnedInline, OwnedRowsAdmin
 
 
-class LinkedMemories(admin.TabularInline):
+class LinkedMemories(OwnedInline, admin.TabularInline):
+    # The owner sees the links as OwnedRowsAdmin lets them see the narrative itself; staff
+    # hold no model permission on the through table, and need none (OwnedInline).
     model = NarrativeMemory
     fields = ["position", "memory"]
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_view_permission(self, request, obj=None):
-        # ``obj`` is the parent narrative. Staff hold no model permission on the through
-        # table, so without this only superusers saw the links; the owner sees them as
-        # OwnedRowsAdmin lets them see the narrative itself.
-        if request.user.is_superuser:
-            return True
-        owns = obj is None or obj.owner_id == request.user.pk
-        return request.user.is_active and request.user.is_staff and owns
 
 
 @admin.register(Narrative)
@@ -48,12 +33,4 @@ class NarrativeAdmin(OwnedRowsAdmin, admin.ModelAdmin):
         "created_at",
     ]
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    may_add = may_change = may_delete = False

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", conversation_views.home, name="home"),
     path("setup/", household.setup, name="setup"),
     path("members/", household.members, name="members"),
+    path("members/password/", household.member_password, name="member-password"),
     path("members/<int:pk>/remove/", household.member_remove, name="member-remove"),
     path("settings/", household.settings_page, name="settings"),
     path("engine/", household.engine, name="engine"),
