@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories import porting
+from conversations import backup, restore
 from memories.housekeeping import rebuild_fts, restore_fts_triggers
 from talkingrock.management.commands._members import member_named
 
@@ -12,17 +12,22 @@ from talkingrock.management.commands._members import member_named
 class Command(BaseCommand):
     help = (
         "Import a member's memories from Markdown (MEMORY.md + memory/*.md) or a JSON export, "
-        "export them as JSON or Markdown, or rebuild the keyword index."
+        "export everything they own as JSON (restorable) or their memories as Markdown, or "
+        "rebuild the keyword index."
     )
 
     def add_arguments(self, parser):
         sub = parser.add_subparsers(dest="action", required=True)
-        imp = sub.add_parser("import", help="Import a Markdown folder/file or a JSON export.")
+        imp = sub.add_parser(
+            "import", help="Import a Markdown folder/file or a JSON export (version 1 or 2)."
+        )
         imp.add_argument("path", type=Path)
         imp.add_argument("--user", required=True)
-        exp = sub.add_parser("export", help="Export everything a member owns.")
+        exp = sub.add_parser(
+            "export", help="JSON: everything a member owns, restorable. Markdown: their memories."
+        )
         exp.add_argument("--user", required=True)
-        exp.add_argument("--format", choices=porting.EXPORT_FORMATS, default="json")
+        exp.add_argument("--format", choices=backup.EXPORT_FORMATS, default="json")
         exp.add_argument("--out", type=Path, help="File to write (default: standard output).")
         sub.add_parser("reindex", help="Restore missing index triggers and rebuild the index.")
 
@@ -38,18 +43,22 @@ class Command(BaseCommand):
 
     def _import(self, path: Path, member) -> None:
         try:
-            report = porting.import_path(owner=member, path=path)
-        except porting.ImportFormatError as error:
+            report = restore.import_path(owner=member, path=path)
+        except restore.ImportFormatError as error:
             raise CommandError(str(error)) from None
         for error in report.errors:
             self.stderr.write(f"skipped: {error}")
+        for note in report.notes:
+            self.stderr.write(f"note: {note}")
         self.stdout.write(
             f"Imported {report.created} memories for {member.username}; "
             f"{report.skipped} already there, {len(report.errors)} refused."
         )
+        if restored := ", ".join(f"{n} {kind}" for kind, n in report.restored.items() if n):
+            self.stdout.write(f"Also restored: {restored}.")
 
     def _export(self, member, fmt: str, out: Path | None) -> None:
-        body, _, _ = porting.export_memories(owner=member, fmt=fmt)
+        body, _, _ = backup.export_memories(owner=member, fmt=fmt)
         if out is None:
             self.stdout.write(body, ending="")
         else:

@@ -1,0 +1,236 @@
+"""A member's backup: everything they own as one JSON file (format version 2), and the export
+both the ``memories`` command and the Settings downloads call. Reading one back is
+backup_checks.py (every row checked against this layout) and restore.py (the writing).
+
+The file is a dump by section, every row with the export's own ``id`` (the row's id at export)
+and every cross-reference by those ids::
+
+    {"format": "talkingrock.memories", "version": 2, "member": "alice", "exported_at": "…",
+     "acts": [{"id", "title", "description", "status", "is_your_story", "created_at"}],
+     "conversations": [{"id", "status", "act", "started_at", … every lifecycle field}],
+     "messages": [{"id", "conversation", "role", "content", "position", "created_at", "engine",
+                   "reply_to", "memories_used": [{"id": memory, "recall": recall, "why"}]}],
+     "narratives": [{"id", "summary", "topic", "previous", "starts_topic", "conversation",
+                     "engine", "created_at", "memories": [memory ids, in order]}],
+     "memories": [{"id", "content", … every field, "act", "conversation", "narrative"}],
+     "items": [{"id", "memory", "type", "data", "is_active", "resolved_by", …}],
+     "deltas": [{"id", "memory", "item", "type", "data", "accepted", "applied", …}],
+     "entities": [{"id", "name", "normalized", "kind", "created_at"}],
+     "mentions": [{"entity", "memory", "surface"}],
+     "links": [{"memory", "related", "strength", "updated_at"}],
+     "recalls": [{"id", "query", "purpose", "conversation", "message", "parameters", …}],
+     "hits": [{"recall", "memory", "rank", "score", "components", "influence"}]}
+
+Left out: API tokens (secrets), vectors and the vector clock, content hashes (indexing
+recomputes them), and which process ran a compression. Drafts travel only with their
+conversation: a draft without one could never be reviewed. A reference to a row that is not
+exported is written as null, so a file never points outside itself; ids inside text and
+explanations (a reply's "[id:7]", a hit's ``components`` and ``influence``) stay as written, the
+file's ids. Rows are listed in id order, which keeps their relative order through a restore.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Model, Q, QuerySet
+from django.utils import timezone
+
+from conversations.models import Act, Conversation, Message
+from memories import markdown
+from memories.models import (
+    Entity,
+    Memory,
+    MemoryItem,
+    MemoryLink,
+    Mention,
+    Recall,
+    RecallHit,
+    StateDelta,
+)
+from narratives.models import Narrative, NarrativeMemory
+
+EXPORT_FORMATS = ("json", "markdown")
+FORMAT_NAME = "talkingrock.memories"
+VERSION = 2
+
+
+@dataclass(frozen=True)
+class Section:
+    """One list of the file: its rows' model, plain fields and references."""
+
+    name: str
+    model: type[Model]
+    label: str  # one row, in messages: "memory 12"
+    refs: dict[str, str] = field(default_factory=dict)  # reference → the section it names
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every plain field of the model, but those LEFT_OUT: a field added later is in."""
+        return tuple(
+            f.name
+            for f in self.model._meta.concrete_fields
+            if not f.is_relation and f.name not in LEFT_OUT
+        )
+
+    @property
+    def owned(self) -> bool:
+        return any(field.name == "owner" for field in self.model._meta.fields)
+
+    @property
+    def has_ids(self) -> bool:
+        """Rows other rows point to carry an id; mentions, links and hits need none."""
+        return self.name not in ("mentions", "links", "hits")
+
+    def required(self, ref: str) -> bool:
+        """A row cannot be without this reference (a memory without an act is in Your Story)."""
+        return not self.model._meta.get_field(ref).null and (self.name, ref) != ("memories", "act")
+
+
+# Not in the file: ids (the file has its own), what is recomputed (hashes, vectors), which
+# process ran a compression (meaningless anywhere else), and memories_used, which is written
+# apart because the ids inside it are the file's.
+LEFT_OUT = {
+    "id",
+    "content_hash",
+    "indexed_hash",
+    "vector_tick",
+    "compression_worker",
+    "memories_used",
+}
+
+SECTIONS = (
+    Section("acts", Act, "act"),
+    Section("conversations", Conversation, "conversation", {"act": "acts"}),
+    Section(
+        "messages",
+        Message,
+        "message",
+        {"conversation": "conversations", "reply_to": "messages"},
+    ),
+    Section(
+        "narratives",
+        Narrative,
+        "narrative",
+        {"previous": "narratives", "conversation": "conversations"},
+    ),
+    Section(
+        "memories",
+        Memory,
+        "memory",
+        {"act": "acts", "conversation": "conversations", "narrative": "narratives"},
+    ),
+    Section("items", MemoryItem, "item", {"memory": "memories", "resolved_by": "memories"}),
+    Section("deltas", StateDelta, "state delta", {"memory": "memories", "item": "items"}),
+    Section("entities", Entity, "entity"),
+    Section("mentions", Mention, "mention", {"entity": "entities", "memory": "memories"}),
+    Section("links", MemoryLink, "memory link", {"memory": "memories", "related": "memories"}),
+    Section(
+        "recalls",
+        Recall,
+        "recall",
+        {"conversation": "conversations", "message": "messages"},
+    ),
+    Section("hits", RecallHit, "recall hit", {"recall": "recalls", "memory": "memories"}),
+)
+BY_NAME = {section.name: section for section in SECTIONS}
+# The ids in a reply's memories_used, and the section each names.
+USED_REFS = (("id", "memories"), ("recall", "recalls"))
+
+
+# --- out --------------------------------------------------------------------------------------
+
+
+def _owned(owner) -> dict[str, QuerySet]:
+    """Each section's rows: the member's, and only theirs, whichever way a row is reached."""
+    drafts_with_their_conversation = Q(status=Memory.Status.CONFIRMED) | Q(
+        conversation__owner=owner
+    )
+    return {
+        "acts": Act.objects.filter(owner=owner),
+        "conversations": Conversation.objects.filter(owner=owner),
+        "messages": Message.objects.filter(conversation__owner=owner),
+        "narratives": Narrative.objects.filter(owner=owner),
+        "memories": Memory.objects.filter(drafts_with_their_conversation, owner=owner),
+        "items": MemoryItem.objects.filter(memory__owner=owner),
+        "deltas": StateDelta.objects.filter(memory__owner=owner),
+        "entities": Entity.objects.filter(owner=owner),
+        "mentions": Mention.objects.filter(entity__owner=owner, memory__owner=owner),
+        "links": MemoryLink.objects.filter(owner=owner, memory__owner=owner, related__owner=owner),
+        "recalls": Recall.objects.filter(owner=owner),
+        "hits": RecallHit.objects.filter(recall__owner=owner),
+    }
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def export_backup(*, owner) -> dict[str, Any]:
+    """Everything ``owner`` owns, every reference by the file's own ids."""
+    data: dict[str, Any] = {
+        "format": FORMAT_NAME,
+        "version": VERSION,
+        "member": owner.get_username(),
+        "exported_at": timezone.now().isoformat(),
+    }
+    owned = _owned(owner)
+    ids: dict[str, set[int]] = {}
+    for section in SECTIONS:  # references point to earlier sections (or the section itself)
+        if section.name in section.refs.values():
+            ids[section.name] = set(owned[section.name].values_list("pk", flat=True))
+        rows = []
+        columns = ["id", *section.fields, *section.refs]
+        for row in owned[section.name].order_by("pk").values(*columns):
+            known = {ref: row[ref] in ids[target] for ref, target in section.refs.items()}
+            if any(section.required(ref) and not known[ref] for ref in section.refs):
+                continue  # it belongs to a row left out (a draft without its conversation)
+            for ref in section.refs:
+                row[ref] = row[ref] if known[ref] else None
+            if not section.has_ids:
+                del row["id"]
+            rows.append({name: _plain(value) for name, value in row.items()})
+        ids[section.name] = {row["id"] for row in rows if "id" in row}
+        data[section.name] = rows
+    _add_narrative_memories(data, owner, ids["memories"])
+    _add_memories_used(data, owned["messages"], ids)
+    return data
+
+
+def _add_narrative_memories(data: dict[str, Any], owner, memory_ids: set[int]) -> None:
+    linked: dict[int, list[int]] = {}
+    rows = NarrativeMemory.objects.filter(narrative__owner=owner).order_by("narrative", "position")
+    for narrative_id, memory_id in rows.values_list("narrative_id", "memory_id"):
+        if memory_id in memory_ids:
+            linked.setdefault(narrative_id, []).append(memory_id)
+    for row in data["narratives"]:
+        row["memories"] = linked.get(row["id"], [])
+
+
+def _add_memories_used(data: dict[str, Any], messages: QuerySet, ids) -> None:
+    used = dict(messages.values_list("pk", "memories_used"))
+    for row in data["messages"]:
+        row["memories_used"] = [
+            entry
+            | {
+                key: entry[key] if entry[key] in ids[target] else None
+                for key, target in USED_REFS
+                if key in entry
+            }
+            for entry in used[row["id"]] or []
+            if isinstance(entry, dict)
+        ]
+
+
+def export_memories(*, owner, fmt: str) -> tuple[str, str, str]:
+    """The member's export as (body, content type, file extension): JSON is everything they
+    own (restorable), Markdown their memories to read."""
+    if fmt == "json":
+        body = json.dumps(export_backup(owner=owner), indent=2, ensure_ascii=False)
+        return body + "\n", "application/json", "json"
+    if fmt == "markdown":
+        return markdown.export_markdown(owner=owner), "text/markdown; charset=utf-8", "md"
+    raise ValueError(f"Unknown export format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}.")
