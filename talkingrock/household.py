@@ -9,14 +9,13 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from memories import porting
-from talkingrock.forms import MemberForm, SetupForm, TokenForm
+from conversations import backup
+from talkingrock.forms import MemberForm, MemberPasswordForm, SetupForm, TokenForm
 from talkingrock.models import ApiToken
 
 User = get_user_model()
@@ -61,7 +60,7 @@ def setup(request: HttpRequest) -> HttpResponse:
             if household_exists():
                 raise Http404("This household is already set up.")
             user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}. Your Story starts here.")
         return redirect("home")
     return render(request, "household/setup.html", {"form": form})
@@ -83,12 +82,14 @@ def admin_required(view):
 
 @admin_required
 def members(request: HttpRequest) -> HttpResponse:
+    """Who is in the household. Not what they stored: that is private to each member, admins
+    included, so the page shows no counts of anyone's rows."""
     form = MemberForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         member = form.save()
         messages.success(request, f"{member.username} has joined the household.")
         return redirect("members")
-    household = User.objects.annotate(memory_count=Count("memories")).order_by("username")
+    household = User.objects.order_by("username")
     return render(
         request,
         "household/members.html",
@@ -98,9 +99,29 @@ def members(request: HttpRequest) -> HttpResponse:
 
 
 @admin_required
+def member_password(request: HttpRequest) -> HttpResponse:
+    """Set a new password for a member who forgot theirs (``?member=<id>`` preselects them).
+
+    The member is a form field, not part of the URL: the form offers every member but the admin
+    (MemberPasswordForm), so an admin cannot sign themself out or lock themself out here."""
+    initial = {"member": request.GET.get("member")}
+    form = MemberPasswordForm(request.user, request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        member = form.save()  # their sessions end with the old password
+        messages.success(request, f"{member.username} has a new password.")
+        return redirect("members")
+    return render(
+        request,
+        "household/member_password.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+@admin_required
 def member_remove(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks for confirmation; POST removes the member with everything they stored."""
-    member = get_object_or_404(User.objects.annotate(memory_count=Count("memories")), pk=pk)
+    member = get_object_or_404(User, pk=pk)
     if member == request.user:
         messages.error(request, "You cannot remove yourself; another admin can.")
         return redirect("members")
@@ -147,9 +168,11 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def export_download(request: HttpRequest, fmt: str) -> HttpResponse:
-    if fmt not in porting.EXPORT_FORMATS:
+    """JSON: everything the member owns, restorable; Markdown: their memories, to read. Only
+    ever the signed-in member's own rows (conversations/backup.py)."""
+    if fmt not in backup.EXPORT_FORMATS:
         raise Http404("Unknown export format.")
-    body, content_type, extension = porting.export_memories(owner=request.user, fmt=fmt)
+    body, content_type, extension = backup.export_memories(owner=request.user, fmt=fmt)
     response = HttpResponse(body, content_type=content_type)
     filename = f"talkingrock-{request.user.username}.{extension}"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

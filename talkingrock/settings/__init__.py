@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
+
+from talkingrock import threads
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 DATA_DIR = Path(os.environ.get("TALKINGROCK_DATA_DIR", BASE_DIR / "var")).resolve()
@@ -18,10 +21,8 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 # The embedding model ships in a package; never reach for a hub at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-# numpy's OpenBLAS threads spin after each product and starve torch's: a query embedding took
-# 30 ms instead of 15 right after a vector search. One thread does a 40k × 384 product in 6 ms.
-# (Read when numpy loads, which is after the settings.)
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# One thread per numeric library in every process (talkingrock/threads.py); before numpy loads.
+threads.limit()
 
 
 def _secret_key() -> str:
@@ -39,7 +40,7 @@ DEBUG = os.environ.get("TALKINGROCK_DEBUG", "") == "1"
 ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "talkingrock.apps.HouseholdAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "conversations",
     "narratives",
     "memories",
+    "axes",  # last: its checks look for its backend and middleware among the others
 ]
 
 MIDDLEWARE = [
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "talkingrock.household.onboarding_middleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "talkingrock.urls"
@@ -119,10 +123,30 @@ CACHES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    # 0.5, not Django's 0.7: "maya1234" for the member maya (similarity 0.67), the name with a
+    # few digits, is the first thing anyone tries.
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"max_similarity": 0.5},
+    },
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that pair is locked out for the cool-off time, whatever the next password;
+# a correct sign-in clears the count. Other members signing in from the same machine are not
+# affected. The tool API's bearer tokens are throttled the same way per address (talkingrock/api.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("TALKINGROCK_LOGIN_FAILURES", 5))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("TALKINGROCK_LOCKOUT_MINUTES", 15)))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "talkingrock.throttle.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
