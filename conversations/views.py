@@ -55,6 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
         if conversation.review_ready:
             return redirect("conversations:review", pk=conversation.pk)
         context["stalled"] = services.is_stalled(conversation)
+        context["lost"] = services.is_lost(conversation)
     return render(request, "conversations/chat.html", context)
 
 
@@ -86,12 +87,9 @@ def reply(request: HttpRequest, pk: int) -> HttpResponse:
         conversation__owner=request.user,
         role=Message.Role.USER,
     )
-    conversation = message.conversation
-    answered = conversation.messages.filter(
-        position=message.position + 1, role=Message.Role.ASSISTANT
-    ).first()
+    answered = message.replies.first()
     if answered is None:  # a second click or a retried request answers once
-        answered = chat.respond(conversation=conversation, message=message)
+        answered = chat.respond(conversation=message.conversation, message=message)
     return render(request, "conversations/_message.html", {"message": answered})
 
 
@@ -150,7 +148,11 @@ def progress(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "conversations/_progress.html",
-        {"conversation": conversation, "stalled": services.is_stalled(conversation)},
+        {
+            "conversation": conversation,
+            "stalled": services.is_stalled(conversation),
+            "lost": services.is_lost(conversation),
+        },
     )
 
 
@@ -243,20 +245,27 @@ def _apply_review(request: HttpRequest, conversation, memory: Memory, acts: list
             declined=declined,
         )
     if action == "split":
-        parts = []
-        for act in acts:
-            item_ids = [
-                item.pk
-                for item in memory.items.all()
-                if post.get(f"item-{item.pk}-act") == str(act.pk)
-            ]
-            parts.append(
-                compression.Part(act=act, text=post.get(f"split-{act.pk}", ""), item_ids=item_ids)
-            )
-        return compression.split(conversation=conversation, parts=parts, declined=declined)
+        return compression.split(
+            conversation=conversation, parts=_split_parts(post, memory, acts), declined=declined
+        )
     if narrative is not None:
         compression.save_edits(conversation=conversation, narrative=narrative)
     return []
+
+
+def _split_parts(post, memory: Memory, acts: list[Act]) -> list[compression.Part]:
+    """The acts that keep a part: ticked, given items, or given text of their own. Every box
+    starts with the extracted narrative, so a box left as it was does not choose its act."""
+    parts = []
+    for act in acts:
+        item_ids = [
+            item.pk for item in memory.items.all() if post.get(f"item-{item.pk}-act") == str(act.pk)
+        ]
+        text = post.get(f"split-{act.pk}", "")
+        rewritten = " ".join(text.split()) != " ".join(memory.content.split())
+        if post.get(f"split-{act.pk}-keep") or item_ids or (text.strip() and rewritten):
+            parts.append(compression.Part(act=act, text=text, item_ids=item_ids))
+    return parts
 
 
 def _chosen_act(value: str | None, by_id: dict[int, Act]) -> Act | None:
@@ -312,11 +321,15 @@ def acts(request: HttpRequest) -> HttpResponse:
             return redirect("conversations:acts")
         messages.success(request, f"Act “{act.title}” created.")
         return redirect("memories:act", pk=act.pk)
+    # One query. Both counts walk the same join (act → memories → items), so each is counted
+    # distinct: without it an act of 4 memories with 19 items said "19 memories".
     rows = (
         Act.objects.filter(owner=request.user)
         .annotate(
             live_count=Count(
-                "memories", filter=Q(memories__archived_at=None, memories__status="confirmed")
+                "memories",
+                filter=Q(memories__archived_at=None, memories__status="confirmed"),
+                distinct=True,
             ),
             open_count=Count(
                 "memories__items",
@@ -325,6 +338,7 @@ def acts(request: HttpRequest) -> HttpResponse:
                     memories__items__type__in=MemoryItem.OPEN_TYPES,
                     memories__status="confirmed",
                 ),
+                distinct=True,
             ),
         )
         .order_by("-is_your_story", "status", "title")

@@ -4,16 +4,19 @@ from django import forms
 from django.conf import settings
 
 from conversations.models import Act
+from talkingrock.fields import CleanFormField
+from talkingrock.text import MAX_SEARCH_CHARS, search_text
 
 
 class MemoryForm(forms.Form):
-    content = forms.CharField(
+    content = CleanFormField(
+        multiline=True,
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=settings.TALKINGROCK_MEMORY["max_content_length"],
         strip=True,
         label="What to remember",
     )
-    tags = forms.CharField(
+    tags = CleanFormField(
         required=False,
         max_length=500,
         help_text="Optional, comma-separated: they weigh more than the text when searching.",
@@ -35,9 +38,10 @@ class MemoryForm(forms.Form):
 
 
 class SearchForm(forms.Form):
+    # No max_length validator: a longer query (typed past a browser that ignores maxlength, or a
+    # link) is cut to MAX_SEARCH_CHARS and searched, and the page says so.
     q = forms.CharField(
         required=False,
-        max_length=10_000,
         label="Search",
         widget=forms.TextInput(
             attrs={
@@ -45,6 +49,7 @@ class SearchForm(forms.Form):
                 "placeholder": "Words to look for",
                 "aria-label": "Search your memories",
                 "autocomplete": "off",
+                "maxlength": MAX_SEARCH_CHARS,
             }
         ),
     )
@@ -56,6 +61,10 @@ class SearchForm(forms.Form):
         label="Search",
     )
     archived = forms.BooleanField(required=False, label="Include archived")
+
+    def clean_q(self) -> str:
+        query, self.cut = search_text(self.cleaned_data["q"])
+        return query
 
     def clean_mode(self) -> str:
         return self.cleaned_data["mode"] or "keywords"

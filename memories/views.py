@@ -23,6 +23,7 @@ from memories.forms import MemoryForm, SearchForm
 from memories.models import Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
 from narratives.models import Narrative
+from talkingrock.text import MAX_SEARCH_CHARS
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
@@ -72,9 +73,13 @@ def _live_memories(request: HttpRequest, act: Act):
 
 
 def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
-    # One query for the sidebar, with each act's count of live memories.
+    # One query for the sidebar, with each act's count of live, confirmed memories (a draft
+    # waiting for review is not in the act yet).
     acts = Act.objects.filter(owner=request.user, status=Act.Status.ACTIVE).annotate(
-        live_count=Count("memories", filter=Q(memories__archived_at=None))
+        live_count=Count(
+            "memories",
+            filter=Q(memories__archived_at=None, memories__status=Memory.Status.CONFIRMED),
+        )
     )
     open_items = MemoryItem.objects.filter(
         memory__owner=request.user,
@@ -121,6 +126,8 @@ def search(request: HttpRequest) -> HttpResponse:
             )
     context = {
         "search_form": form,
+        "cut": getattr(form, "cut", False),
+        "max_search_chars": MAX_SEARCH_CHARS,
         "result": result,
         "recalled": recalled,
         "limit": SEARCH_LIMIT,

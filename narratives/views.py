@@ -10,6 +10,7 @@ from django.shortcuts import render
 from memories.models import Memory
 from narratives import services
 from narratives.models import Narrative
+from talkingrock.text import MAX_SEARCH_CHARS, search_text
 
 PAGE_SIZE = 25
 
@@ -17,7 +18,7 @@ PAGE_SIZE = 25
 @login_required
 def index(request: HttpRequest) -> HttpResponse:
     """Newest first; ``?q=`` searches summaries and topics by keyword."""
-    query = request.GET.get("q", "").strip()[:1000]
+    query, cut = search_text(request.GET.get("q", ""))
     message = ""
     if query:
         found = services.search_narratives(request.user, query=query, limit=PAGE_SIZE)
@@ -27,6 +28,11 @@ def index(request: HttpRequest) -> HttpResponse:
         elif len(rows) == PAGE_SIZE:
             # Search is not paged: the newest matches, and a nudge to narrow the words.
             message = f"The {PAGE_SIZE} newest matches; add words to narrow the search."
+        if cut:
+            message = (
+                f"Searches are limited to {MAX_SEARCH_CHARS} characters; the first "
+                f"{MAX_SEARCH_CHARS} were searched. {message}"
+            ).strip()
         page = None
     else:
         everything = services.with_links(Narrative.objects.filter(owner=request.user))
@@ -35,7 +41,13 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "narratives/index.html",
-        {"narratives": rows, "page": page, "query": query, "message": message},
+        {
+            "narratives": rows,
+            "page": page,
+            "query": query,
+            "message": message,
+            "max_search_chars": MAX_SEARCH_CHARS,
+        },
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from conversations import compression, services
 from conversations.models import Act, Conversation
@@ -177,6 +178,35 @@ def test_review_split_across_two_acts(alice_client, alice, capture):
     kept = Memory.objects.filter(conversation=conversation, status="confirmed").order_by("pk")
     assert [m.act for m in kept] == [story, house] or [m.act for m in kept] == [house, story]
     assert MemoryItem.objects.get(type="waiting_on").memory.act == story
+
+
+def test_review_split_boxes_start_from_the_narrative_and_untouched_ones_do_not_choose(
+    alice_client, alice, capture
+):
+    house = Act.objects.create(owner=alice, title="House")
+    work = Act.objects.create(owner=alice, title="Work")
+    conversation, _ = reviewed(alice_client, alice, capture)
+    memory = compression.draft_of(conversation)
+    url = reverse("conversations:review", args=[conversation.pk])
+    page = alice_client.get(url).content.decode()
+    assert page.count(f">{escape(memory.content)}</textarea>") >= 3  # narrative + each act's box
+    story = services.ensure_your_story(owner=alice)
+    form = {"action": "split", f"split-{work.pk}-keep": "on", f"split-{work.pk}": memory.content}
+    form |= {f"split-{act.pk}": memory.content for act in (house, story)}  # left as they were
+    form[f"split-{house.pk}"] = "Only the hallway."
+    for item in memory.items.all():
+        form[f"item-{item.pk}-act"] = house.pk
+        form[f"item-{item.pk}-main"] = item.main
+
+    alice_client.post(url, form)
+
+    kept = Memory.objects.filter(conversation=conversation, status="confirmed").order_by(
+        "act__title"
+    )
+    assert [(m.act, m.content, m.user_edited) for m in kept] == [
+        (house, "Only the hallway.", True),
+        (work, memory.content, False),
+    ]
 
 
 def test_resume_from_review_goes_back_to_the_chat(alice_client, alice, capture):

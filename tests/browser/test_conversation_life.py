@@ -112,8 +112,10 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
         label = select.get_attribute("aria-label")
         select.select_option(label="Work" if "Alex" in label else "House")
     page.get_by_text("Split across acts").click()
-    page.get_by_label("House").fill("The hallway will be green; tiles to order.")
-    page.get_by_label("Work").fill("Waiting on Alex for the kitchen contract.")
+    # Each box starts from the extracted narrative, not empty.
+    expect(page.get_by_label("Text for House")).not_to_have_value("")
+    page.get_by_label("Text for House").fill("The hallway will be green; tiles to order.")
+    page.get_by_label("Text for Work").fill("Waiting on Alex for the kitchen contract.")
     page.get_by_role("button", name="Split and confirm").click()
     expect(page.get_by_role("status")).to_contain_text("Remembered in House, Work")
 
