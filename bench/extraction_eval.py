@@ -1,208 +1,308 @@
-"""Precision and recall of the offline entity rules on hand-written household transcripts.
+"""How well the offline engine reads real household talk: items, facts, and what it costs.
 
-    .venv/bin/python bench/extraction_eval.py            # the table (Markdown)
-    .venv/bin/python bench/extraction_eval.py --verbose  # and every miss and false positive
+    .venv/bin/python bench/extraction_eval.py                # both splits
+    .venv/bin/python bench/extraction_eval.py --split dev --verbose   # dev misses, for debugging
 
-Reads ``tests/data/transcripts/*.json`` (``{"title", "today", "transcript": [[role, content],
-…], "gold": {<the keys of extract>}}``), runs ``conversations.offline.extract`` on each and
-compares its items with the gold items of the same type.
-
-Matching rule. An item's *main text* is its ``name`` (people), ``description`` (tasks),
-``what`` (decisions, blockers cleared), ``who`` + " " + ``what`` (waiting on), ``question``
-(questions resolved and opened) or ``insight`` (insights). Its *content words* are the
-lower-cased words of the main text without stopwords, titles (Dr, Mrs…) and one-letter words,
-each cut to a crude stem ("ies" → "y"; a trailing "s", "es", "ed" or "ing", then "e", removed,
-so "tiles" and "tile" agree). A predicted item matches a gold item of the same type when they share at least
-50 % of the content words of the *longer* of the two (shared / max(|predicted|, |gold|) ≥ 0.5),
-so neither a one-word prediction nor a sentence-long one matches by accident. Each gold item is
-matched at most once: pairs are taken greedily, best share first, ties in file order. Status,
-priority, relation, why, since and answers are not scored. This module keeps its own word rules
-on purpose: changing the engine's stemmer must not move the yardstick.
-
-Precision = matched / predicted, recall = matched / gold, F1 their harmonic mean; "overall"
-pools the items of every type (micro average). Standard library only, no Django, no database.
+Replays every household of tests/data/households/ (README there: the dev split h1–h4 may be read
+and tuned on, the test split h5–h7 is frozen and only scored here) conversation by conversation,
+each member in time order, the names the engine found in a member's earlier conversations known
+to it as they would be in the app. Scores per type with bench/scoring.py. ``--verbose`` lists
+misses and false positives of the dev split only: the test split's are never printed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
+import statistics
 import sys
-from dataclasses import dataclass, field
-from datetime import date
+import time
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
 
-from conversations.offline import KINDS, extract  # noqa: E402
+import django  # noqa: E402
 
-TRANSCRIPTS = ROOT / "tests" / "data" / "transcripts"
-THRESHOLD = 0.5
+django.setup()
 
-MAIN_TEXT = {
-    "people": ("name",),
-    "tasks": ("description",),
-    "decisions": ("what",),
-    "waiting_on": ("who", "what"),
-    "questions_resolved": ("question",),
-    "questions_opened": ("question",),
-    "blockers_cleared": ("what",),
-    "insights": ("insight",),
-}
-STOPWORDS = frozenset(
-    """a an the and or but if of to in on at for with about from by as is are was were be been
-    it its it's this that these those i i'm i've i'll i'd me my we we're we'll our you your he
-    she they them his her their do does did don't have has had will would shall should can
-    could may might must not no so just really very also too then than there here what which
-    who whom when where why how all any some more most into up out only own such get got go
-    going gonna let us one dr mr mrs ms mx prof""".split()
+from bench.scoring import (  # noqa: E402
+    HEADER,
+    Count,
+    main_text,
+    match,
+    words,
 )
+from conversations.offline.changes import Earlier, resolutions, supersessions  # noqa: E402
+from conversations.offline.names import Known  # noqa: E402
+from conversations.offline.pipeline import extract  # noqa: E402
+from conversations.offline.route import ActProfile, route  # noqa: E402
+
+HOUSEHOLDS = ROOT / "tests" / "data" / "households"
+ITEM_KINDS = ("people", "tasks", "decisions", "waiting_on", "questions_opened")
 
 
-def words(text: str) -> set[str]:
-    found = set()
-    for word in re.findall(r"[a-z0-9£]+", (text or "").casefold().replace("’", "'")):
-        if word in STOPWORDS or len(word) < 2:
-            continue
-        if len(word) > 4 and word.endswith("ies"):
-            word = word[:-3] + "y"
-        for suffix in ("ing", "ed", "es", "s"):
-            if len(word) > len(suffix) + 2 and word.endswith(suffix):
-                word = word[: -len(suffix)]
-                break
-        if len(word) > 3 and word.endswith("e"):
-            word = word[:-1]
-        found.add(word)
-    return found
+def households(split: str) -> list[Path]:
+    return sorted(path for path in (HOUSEHOLDS / split).iterdir() if path.is_dir())
 
 
-def main_text(kind: str, item: dict) -> str:
-    return " ".join(str(item.get(key, "")) for key in MAIN_TEXT[kind])
+def conversations(household: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((household / "conversations").glob("*.json"))]
 
 
-def share(predicted: str, gold: str) -> float:
-    left, right = words(predicted), words(gold)
-    if not left or not right:
-        return 0.0
-    return len(left & right) / max(len(left), len(right))
+class Split:
+    def __init__(self, name: str):
+        self.name = name
+        self.counts = {kind: Count() for kind in (*ITEM_KINDS, "facts")}
+        self.strict = {kind: Count() for kind in (*ITEM_KINDS, "facts")}
+        self.to_assistant = Count()  # gold: questions put to the assistant; matched: kept as items
+        self.resolves = Count()
+        self.supersedes = Count()
+        self.routed = 0
+        self.routed_right = 0
+        self.seconds: list[float] = []
+        self.seconds_20: list[float] = []
+        self.conversations = 0
+        self.misses: list[str] = []
+        self.extra: list[str] = []
 
-
-@dataclass
-class Count:
-    predicted: int = 0
-    gold: int = 0
-    matched: int = 0
-
-    def add(self, other: Count) -> None:
-        self.predicted += other.predicted
-        self.gold += other.gold
-        self.matched += other.matched
-
-    @property
-    def precision(self) -> float:
-        return self.matched / self.predicted if self.predicted else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.matched / self.gold if self.gold else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-
-@dataclass
-class Result:
-    by_kind: dict[str, Count] = field(default_factory=lambda: {kind: Count() for kind in KINDS})
-    by_transcript: dict[str, Count] = field(default_factory=dict)
-    misses: list[str] = field(default_factory=list)
-    false_positives: list[str] = field(default_factory=list)
-
-    @property
-    def overall(self) -> Count:
+    def items_overall(self) -> Count:
         total = Count()
-        for count in self.by_kind.values():
-            total.add(count)
+        for kind in ITEM_KINDS:
+            total.plus(self.counts[kind])
         return total
 
 
-def match(predicted: list[str], gold: list[str]) -> list[tuple[int, int]]:
-    """Greedy one-to-one pairs (predicted index, gold index) with a share of at least 0.5."""
-    pairs = sorted(
-        (
-            (-share(p, g), i, j)
-            for i, p in enumerate(predicted)
-            for j, g in enumerate(gold)
-            if share(p, g) >= THRESHOLD
+OPEN = {"tasks": "task", "waiting_on": "waiting_on", "questions_opened": "question_opened"}
+
+
+class Member:
+    """What the engine knows of one member between conversations: the open items and current
+    decisions and facts it found, each with the gold entry it matched (if any)."""
+
+    def __init__(self, acts: list[dict]):
+        self.acts = [ActProfile(n, act["title"], act["description"]) for n, act in enumerate(acts)]
+        self.story = ActProfile(None, "Your Story", "Who you are, across everything you do.")
+        self.known: dict[str, Known] = {}
+        self.open: list[Earlier] = []
+        self.current: list[Earlier] = []
+        self.gold_of: dict[tuple, tuple[str, str]] = {}  # key → (conversation id, gold text)
+
+
+def covers(text: str, gold: str) -> bool:
+    """The earlier entry the engine found is the one the gold names: half its words or more."""
+    wanted = words(gold)
+    return bool(wanted) and len(words(text) & wanted) / len(wanted) >= 0.5
+
+
+def score_changes(split: Split, case: dict, found, member: Member) -> None:
+    gold = case["gold"]
+    proposed = resolutions(found, member.open)
+    right = 0
+    wanted = list(gold.get("resolves", []))
+    for proposal in proposed:
+        conversation, text = member.gold_of.get(proposal.key, ("", ""))
+        hit = next(
+            (g for g in wanted if g["conversation"] == conversation and covers(text, g["item"])),
+            None,
         )
-    )
-    used_p, used_g, kept = set(), set(), []
-    for _, i, j in pairs:
-        if i not in used_p and j not in used_g:
-            used_p.add(i)
-            used_g.add(j)
-            kept.append((i, j))
-    return kept
-
-
-def evaluate(folder: Path = TRANSCRIPTS) -> Result:
-    result = Result()
-    for path in sorted(folder.glob("*.json")):
-        case = json.loads(path.read_text())
-        entities = extract(
-            [tuple(turn) for turn in case["transcript"]], today=date.fromisoformat(case["today"])
+        if hit is not None:
+            wanted.remove(hit)
+            right += 1
+        elif split.name == "dev":
+            split.extra.append(
+                f"{case['id']} resolves: {proposal.why}: {text or '?'} ← {proposal.evidence}"
+            )
+    split.resolves.add(len(proposed), len(gold.get("resolves", [])), right)
+    split.misses += [f"{case['id']} resolves: {g['conversation']} {g['item']}" for g in wanted]
+    replaced = supersessions(found, member.current)
+    right = 0
+    wanted = list(gold.get("supersedes", []))
+    for proposal in replaced:
+        conversation, text = member.gold_of.get(proposal.key, ("", ""))
+        key_text = next((e.text for e in member.current if e.key == proposal.key), "")
+        hit = next(
+            (
+                g
+                for g in wanted
+                if g["conversation"] == conversation
+                and (covers(key_text, g["old"]) or covers(text, g["old"]))
+            ),
+            None,
         )
-        per_transcript = Count()
-        for kind in KINDS:
-            predicted = [main_text(kind, item) for item in entities[kind]]
-            gold = [main_text(kind, item) for item in case["gold"].get(kind, [])]
-            pairs = match(predicted, gold)
-            count = Count(len(predicted), len(gold), len(pairs))
-            result.by_kind[kind].add(count)
-            per_transcript.add(count)
-            hit_p, hit_g = {i for i, _ in pairs}, {j for _, j in pairs}
-            result.misses += [
-                f"{path.stem} {kind}: {g}" for j, g in enumerate(gold) if j not in hit_g
-            ]
-            result.false_positives += [
-                f"{path.stem} {kind}: {p}" for i, p in enumerate(predicted) if i not in hit_p
-            ]
-        result.by_transcript[path.stem] = per_transcript
-    return result
-
-
-def table(result: Result) -> str:
-    lines = [
-        "| type | gold | predicted | matched | precision | recall | F1 |",
-        "|---|---|---|---|---|---|---|",
+        if hit is not None:
+            wanted.remove(hit)
+            right += 1
+        else:
+            split.extra.append(f"{case['id']} supersedes: {key_text} → {proposal.replacement}")
+    split.supersedes.add(len(replaced), len(gold.get("supersedes", [])), right)
+    split.misses += [
+        f"{case['id']} supersedes: {g['conversation']} {g['old']} → {g['new']}" for g in wanted
     ]
-    for name, count in [*result.by_kind.items(), ("**overall**", result.overall)]:
-        lines.append(
-            f"| {name} | {count.gold} | {count.predicted} | {count.matched} | "
-            f"{count.precision:.2f} | {count.recall:.2f} | {count.f1:.2f} |"
+    closed = {p.key for p in proposed} | {p.key for p in replaced}
+    member.open = [e for e in member.open if e.key not in closed]
+    member.current = [e for e in member.current if e.key not in closed]
+
+
+def score_route(split: Split, case: dict, found, member: Member) -> None:
+    said = " ".join(unit.text for unit in found.reading.units if unit.label != "small_talk")
+    people = {person.name for unit in found.reading.units for person in unit.people}
+    chosen = route(said, people, member.acts, member.story)
+    split.routed += 1
+    split.routed_right += chosen.title == case["route"]
+    if chosen.title != case["route"] and split.name == "dev":
+        split.extra.append(
+            f"{case['id']} route: {chosen.title} ({chosen.reason}), not {case['route']}"
         )
+    # Once reviewed, the member keeps it where it belongs: its facts describe that act.
+    target = next((a for a in member.acts if a.title == case["route"]), member.story)
+    target.memories[:0] = [fact.text for fact in found.facts]
+    target.people |= people
+
+
+def remember(case: dict, found, member: Member, pairs: dict[str, list[tuple[int, int]]]) -> None:
+    """What this conversation leaves open or current, for the next ones."""
+    gold = case["gold"]
+    for kind, item_type in OPEN.items():
+        matched = dict(pairs.get(kind, []))
+        for index, row in enumerate(found.items.get(kind, [])):
+            key = (case["id"], kind, index)
+            member.open.append(
+                Earlier(key, item_type, main_text(kind, row), who=row.get("who", ""))
+            )
+            if index in matched:
+                member.gold_of[key] = (case["id"], main_text(kind, gold[kind][matched[index]]))
+    matched = dict(pairs.get("decisions", []))
+    for index, row in enumerate(found.items.get("decisions", [])):
+        key = (case["id"], "decisions", index)
+        member.current.append(Earlier(key, "decision", row["what"], relation="choice"))
+        if index in matched:
+            member.gold_of[key] = (case["id"], gold["decisions"][matched[index]]["what"])
+    matched = dict(pairs.get("facts", []))
+    for index, fact in enumerate(found.facts):
+        key = (case["id"], "facts", index)
+        member.current.append(
+            Earlier(key, "fact", fact.text, subject=fact.subject, relation=fact.relation)
+        )
+        if index in matched:
+            member.gold_of[key] = (case["id"], gold["facts"][matched[index]]["text"])
+
+
+def score(split: Split, case: dict, found) -> dict[str, list[tuple[int, int]]]:
+    gold = case["gold"]
+    all_pairs = {}
+    predicted_rows = {**found.items, "facts": [{"text": fact.text} for fact in found.facts]}
+    for kind, count in split.counts.items():
+        rows = gold.get(kind, [])
+        predicted = [main_text(kind, row) for row in predicted_rows.get(kind, [])]
+        wanted = [main_text(kind, row) for row in rows]
+        pairs = match(predicted, wanted)
+        all_pairs[kind] = pairs
+        count.add(len(predicted), len(wanted), len(pairs))
+        split.strict[kind].add(
+            len(predicted), len(wanted), len(match(predicted, wanted, strict=True))
+        )
+        hit_p, hit_g = {i for i, _ in pairs}, {j for _, j in pairs}
+        split.misses += [
+            f"{case['id']} {kind}: {w}" for j, w in enumerate(wanted) if j not in hit_g
+        ]
+        split.extra += [
+            f"{case['id']} {kind}: {p}" for i, p in enumerate(predicted) if i not in hit_p
+        ]
+    asked = gold.get("questions_to_assistant", [])
+    held = [row["question"] for row in found.items.get("questions_opened", [])]
+    split.to_assistant.add(len(held), len(asked), len(match(held, asked)))
+    return all_pairs
+
+
+def run(split_name: str) -> Split:
+    split = Split(split_name)
+    for household in households(split_name):
+        info = json.loads((household / "household.json").read_text())
+        names = {m["username"]: m["name"] for m in info["members"]}
+        members = {
+            username: Member([a for a in info["acts"] if a["member"] == username])
+            for username in names
+        }
+        for case in conversations(household):
+            member = names[case["member"]]
+            transcript = [tuple(turn) for turn in case["transcript"]]
+            started = time.perf_counter()
+            found = extract(
+                transcript,
+                today=datetime.fromisoformat(case["started_at"]).date(),
+                member=member,
+                household=[member, *[n for n in names.values() if n != member]],
+                known=list(members[case["member"]].known.values()),
+            )
+            elapsed = time.perf_counter() - started
+            split.seconds.append(elapsed)
+            if len(transcript) >= 20:
+                split.seconds_20.append(elapsed)
+            split.conversations += 1
+            member_state = members[case["member"]]
+            for person in found.reading.gazetteer.people:
+                member_state.known.setdefault(person.name, person)
+            pairs = score(split, case, found)
+            score_changes(split, case, found, member_state)
+            score_route(split, case, found, member_state)
+            remember(case, found, member_state, pairs)
+    return split
+
+
+def report(split: Split) -> str:
+    lines = [f"### {split.name} split: {split.conversations} conversations", "", HEADER]
+    for kind in ITEM_KINDS:
+        lines.append(split.counts[kind].row(kind))
+    lines.append(split.items_overall().row("**items overall**"))
+    lines.append(split.counts["facts"].row("facts"))
+    strict_items = Count()
+    for kind in ITEM_KINDS:
+        strict_items.plus(split.strict[kind])
+    asked = split.to_assistant
+    lines += [
+        "",
+        f"resolutions proposed: {split.resolves.predicted}, right {split.resolves.matched} of "
+        f"{split.resolves.gold} in the gold (precision {split.resolves.precision:.2f}, recall "
+        f"{split.resolves.recall:.2f})",
+        f"routing: {split.routed_right} of {split.routed} conversations to the right act",
+        f"supersessions proposed: {split.supersedes.predicted}, right {split.supersedes.matched} "
+        f"of {split.supersedes.gold} (precision {split.supersedes.precision:.2f}, recall "
+        f"{split.supersedes.recall:.2f})",
+        "",
+        f"the strict rule (half the words of the longer): items P {strict_items.precision:.2f} "
+        f"R {strict_items.recall:.2f} F1 {strict_items.f1:.2f}; facts F1 "
+        f"{split.strict['facts'].f1:.2f}",
+        "",
+        f"questions put to the assistant kept as open items: {asked.matched} of {asked.gold}",
+        f"offline cost per conversation: p50 {statistics.median(split.seconds) * 1000:.0f} ms, "
+        f"p95 {_p95(split.seconds) * 1000:.0f} ms; 20+ messages: p50 "
+        f"{statistics.median(split.seconds_20) * 1000:.0f} ms, p95 "
+        f"{_p95(split.seconds_20) * 1000:.0f} ms ({len(split.seconds_20)} conversations)",
+    ]
     return "\n".join(lines)
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))] if ordered else 0.0
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--verbose", action="store_true", help="list misses and false positives")
+    parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
+    parser.add_argument("--verbose", action="store_true", help="dev misses and false positives")
     args = parser.parse_args()
-    result = evaluate()
-    print(f"{len(result.by_transcript)} transcripts in {TRANSCRIPTS.relative_to(ROOT)}\n")
-    print(table(result))
-    print(
-        "\nrecall per transcript: "
-        + ", ".join(f"{name} {count.recall:.2f}" for name, count in result.by_transcript.items())
-    )
-    if args.verbose:
-        print("\nmissed (gold, not found):")
-        print("\n".join(f"  {line}" for line in result.misses))
-        print("\nfalse positives (found, not in gold):")
-        print("\n".join(f"  {line}" for line in result.false_positives))
+    print(f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M})\n")
+    for name in ("dev", "test") if args.split == "both" else (args.split,):
+        split = run(name)
+        print(report(split) + "\n")
+        if args.verbose and name == "dev":
+            print("missed:\n" + "\n".join(f"  {line}" for line in split.misses))
+            print("false positives:\n" + "\n".join(f"  {line}" for line in split.extra))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ class ConversationsConfig(AppConfig):
 
         from conversations.services import give_new_member_a_story
         from conversations.tasks import ensure_schedules, sweep_on_spawn
+        from talkingrock import nlp
+
+        nlp.check_model_package()  # fail at start-up, naming the package, not at the first close
 
         # A module-level receiver: signals hold weak references, and a function defined in here
         # would be collected as soon as ready() returns, silently never firing.

@@ -121,10 +121,32 @@ SECTIONS = (
         "memories",
         Memory,
         "memory",
-        {"act": "acts", "conversation": "conversations", "narrative": "narratives"},
+        {
+            "act": "acts",
+            "conversation": "conversations",
+            "narrative": "narratives",
+            "derived_from": "memories",
+            "superseded_by": "memories",
+        },
     ),
-    Section("items", MemoryItem, "item", {"memory": "memories", "resolved_by": "memories"}),
-    Section("deltas", StateDelta, "state delta", {"memory": "memories", "item": "items"}),
+    Section(
+        "items",
+        MemoryItem,
+        "item",
+        {"memory": "memories", "resolved_by": "memories", "superseded_by": "items"},
+    ),
+    Section(
+        "deltas",
+        StateDelta,
+        "state delta",
+        {
+            "memory": "memories",
+            "item": "items",
+            "old_fact": "memories",
+            "new_item": "items",
+            "new_fact": "memories",
+        },
+    ),
     Section("entities", Entity, "entity"),
     Section("mentions", Mention, "mention", {"entity": "entities", "memory": "memories"}),
     Section("links", MemoryLink, "memory link", {"memory": "memories", "related": "memories"}),
@@ -137,6 +159,8 @@ SECTIONS = (
     Section("hits", RecallHit, "recall hit", {"recall": "recalls", "memory": "memories"}),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
+# References from a section to itself, written once every row of the section exists.
+SELF_REFS = {"memories": ("derived_from", "superseded_by"), "items": ("superseded_by",)}
 # The ids in a reply's memories_used, and the section each names.
 USED_REFS = (("id", "memories"), ("recall", "recalls"))
 

@@ -19,7 +19,7 @@ from django.db import transaction
 from conversations.models import Conversation, Message
 from conversations.services import append
 from memories.models import Memory, Recall, RecallHit
-from memories.recall import recall
+from memories.recall import line_of, recall
 from narratives import services as narratives
 from talkingrock import jobs, llm
 
@@ -153,7 +153,7 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
         .exclude(pk__in=shown)
         .order_by("-created_at")[: _config("recent_memories")]
     )
-    memory_lines = [f"- [id:{hit.memory_id}] {hit.memory.content}" for hit in hits]
+    memory_lines = [f"- [id:{hit.memory_id}] {line_of(hit)}" for hit in hits]
     memory_lines += [f"- [id:{memory.pk}] (recent) {memory.content}" for memory in recent]
     header = "Memories that bear on the message:" if hits else "No memory matched the message."
     kept, room = [header], min(left, budget * 2 // 5) - len(header)

@@ -47,11 +47,16 @@ def greeting(owner, *, now=None) -> Greeting:
         waiting_ons=list(
             items.filter(type="waiting_on", is_active=True).order_by("created_at")[:20]
         ),
+        # The current decisions: one a later conversation replaced is history, shown beside
+        # the decision that replaced it ("previously: butcher block, changed 12 Nov").
         recent_decisions=list(
             items.filter(
                 type="decision",
+                valid_to=None,
                 created_at__gte=now - timedelta(days=config["recent_decision_days"]),
-            ).order_by("-created_at")[:20]
+            )
+            .prefetch_related("supersedes")
+            .order_by("-created_at")[:20]
         ),
         stale_tasks=list(
             items.filter(

@@ -61,9 +61,9 @@ class Conversation(models.Model):
         """Where a compression is; ``ready`` waits for the member's review."""
 
         QUEUED = "queued"
-        ENTITIES = "entities", "Finding people, tasks and decisions"
-        NARRATIVE = "narrative", "Writing what it meant"
+        ENTITIES = "entities", "Finding people, tasks, decisions and facts"
         DELTAS = "deltas", "Checking what changed"
+        NARRATIVE = "narrative", "Writing what it meant"
         EMBEDDINGS = "embeddings", "Indexing for recall"
         READY = "ready"
         FAILED = "failed"

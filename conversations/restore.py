@@ -185,6 +185,7 @@ class _Restore:
         self.restore("recalls", have=have, key=lambda row: tuple(row[name] for name in fields))
         self.restore("hits", parent="recall")
         self.replies()
+        self.self_references()
         self.report.created = self.counts.pop("memories")
         self.report.restored = self.counts
         if self.report.created:
@@ -334,6 +335,20 @@ class _Restore:
             )
             self.ids["items"][row["id"]] = at.get(key)
         self.restore("items", parent="memory")
+
+    def self_references(self) -> None:
+        """A fact's memory and what replaced a decision or fact: rows of the same section,
+        pointed to once all of them exist."""
+        for section, refs in backup.SELF_REFS.items():
+            model = backup.BY_NAME[section].model
+            changed = []
+            for row in self.rows[section]:
+                if row.get("id") not in self.fresh[section]:
+                    continue
+                values = {f"{ref}_id": self.to(section, row.get(ref)) for ref in refs}
+                if any(value is not None for value in values.values()):
+                    changed.append(model(pk=self.ids[section][row["id"]], **values))
+            model.objects.bulk_update(changed, list(refs), batch_size=500)
 
     def replies(self) -> None:
         """What a message points to among messages and recalls, by the ids here: written last,

@@ -7,7 +7,7 @@ import logging
 from django import db
 
 from conversations import compression, services
-from talkingrock import jobs
+from talkingrock import jobs, warmup
 
 log = logging.getLogger(__name__)
 
@@ -32,13 +32,15 @@ def sweep() -> list[int]:
 
 
 def sweep_on_spawn(sender=None, proc_name: str = "", **kwargs) -> None:
-    """django-q2's post_spawn, in a worker process that has just started: recover at once."""
+    """django-q2's post_spawn, in a worker process that has just started: recover at once,
+    then load the models the tasks need."""
     try:
         sweep()
     except Exception:  # never keep a worker from starting
         log.exception("The start-up sweep failed; the scheduled one will try again.")
     finally:
         db.connections.close_all()  # the worker opens its own when it takes a task
+    warmup.warm()
 
 
 def ensure_schedules(sender=None, **kwargs) -> None:

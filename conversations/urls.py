@@ -1,6 +1,6 @@
 from django.urls import path
 
-from conversations import views
+from conversations import review_views, views
 
 app_name = "conversations"
 
@@ -16,7 +16,7 @@ urlpatterns = [
     path("conversations/<int:pk>/resume/", views.resume, name="resume"),
     path("conversations/<int:pk>/retry/", views.retry, name="retry"),
     path("conversations/<int:pk>/progress/", views.progress, name="progress"),
-    path("conversations/<int:pk>/review/", views.review, name="review"),
+    path("conversations/<int:pk>/review/", review_views.review_page, name="review"),
     path("acts/", views.acts, name="acts"),
     path("acts/<int:pk>/edit/", views.act_edit, name="act-edit"),
     path("recalls/<int:pk>/", views.why, name="why"),

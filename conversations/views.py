@@ -45,7 +45,11 @@ def _refuse(request: HttpRequest, error: TransitionError | ValidationError, stat
 def home(request: HttpRequest) -> HttpResponse:
     conversation = services.open_conversation(request.user)
     if conversation is None:
-        return render(request, "conversations/greeting.html", {"greeting": greeting(request.user)})
+        return render(
+            request,
+            "conversations/greeting.html",
+            {"greeting": greeting(request.user), "open_types": MemoryItem.OPEN_TYPES},
+        )
     if services.nudge_due(conversation):
         services.nudge(conversation=conversation)
     context = {"conversation": conversation, "messages_list": conversation.messages.all()}
@@ -156,127 +160,6 @@ def progress(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-STAGES = [
-    Conversation.Stage.ENTITIES,
-    Conversation.Stage.NARRATIVE,
-    Conversation.Stage.DELTAS,
-    Conversation.Stage.EMBEDDINGS,
-]
-
-
-@login_required
-def review(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = _conversation(request, pk)
-    if conversation.status == Status.ARCHIVED:
-        return redirect("conversations:detail", pk=pk)
-    memory = compression.draft_of(conversation)
-    if not conversation.review_ready or memory is None:
-        return redirect("home")
-    acts = list(Act.objects.filter(owner=request.user, status=Act.Status.ACTIVE))
-    if request.method == "POST":
-        try:
-            done = _apply_review(request, conversation, memory, acts)
-        except (TransitionError, ValidationError) as error:
-            text = error.message if isinstance(error, TransitionError) else " ".join(error.messages)
-            messages.error(request, text)
-            return redirect("conversations:review", pk=pk)
-        except Act.DoesNotExist:
-            messages.error(request, "That act is not one of yours.")
-            return redirect("conversations:review", pk=pk)
-        if done:
-            kept = done[0]
-            messages.success(
-                request,
-                f"Remembered in {', '.join(m.act.title for m in done)}. The conversation is archived.",
-            )
-            return redirect("memories:detail", pk=kept.pk)
-        messages.success(request, "Changes saved.")
-        return redirect("conversations:review", pk=pk)
-    report = conversation.compression_report
-    route = report.get("route", {})
-    items = list(memory.items.all())
-    return render(
-        request,
-        "conversations/review.html",
-        {
-            "conversation": conversation,
-            "memory": memory,
-            "items": items,
-            "item_types": MemoryItem.Type.choices,
-            "deltas": list(memory.deltas.select_related("item__memory")),
-            "acts": acts,
-            "suggested": next((a for a in acts if a.pk == route.get("act_id")), None),
-            "route": route,
-            "report": report,
-        },
-    )
-
-
-def _apply_review(request: HttpRequest, conversation, memory: Memory, acts: list[Act]):
-    """Save the form's edits; then confirm or split if asked. Returns the kept memories."""
-    post = request.POST
-    action = post.get("action", "save")
-    by_id = {act.pk: act for act in acts}
-    for item in list(memory.items.all()):
-        if post.get(f"item-{item.pk}-remove"):
-            item.delete()
-        elif f"item-{item.pk}-main" in post:
-            compression.update_item(
-                item=item,
-                main=post.get(f"item-{item.pk}-main", ""),
-                detail=post.get(f"item-{item.pk}-detail", ""),
-            )
-    if (new_main := post.get("new-main", "").strip()) and post.get("new-type"):
-        compression.add_item(
-            memory=memory, type=post["new-type"], main=new_main, detail=post.get("new-detail", "")
-        )
-    declined = [
-        delta.pk
-        for delta in memory.deltas.all()
-        if delta.resolves and not post.get(f"delta-{delta.pk}")
-    ]
-    narrative = post.get("narrative")
-    if action == "confirm":
-        destination = _chosen_act(post.get("destination"), by_id)
-        return compression.confirm(
-            conversation=conversation,
-            destination=destination,
-            narrative=narrative,
-            declined=declined,
-        )
-    if action == "split":
-        return compression.split(
-            conversation=conversation, parts=_split_parts(post, memory, acts), declined=declined
-        )
-    if narrative is not None:
-        compression.save_edits(conversation=conversation, narrative=narrative)
-    return []
-
-
-def _split_parts(post, memory: Memory, acts: list[Act]) -> list[compression.Part]:
-    """The acts that keep a part: ticked, given items, or given text of their own. Every box
-    starts with the extracted narrative, so a box left as it was does not choose its act."""
-    parts = []
-    for act in acts:
-        item_ids = [
-            item.pk for item in memory.items.all() if post.get(f"item-{item.pk}-act") == str(act.pk)
-        ]
-        text = post.get(f"split-{act.pk}", "")
-        rewritten = " ".join(text.split()) != " ".join(memory.content.split())
-        if post.get(f"split-{act.pk}-keep") or item_ids or (text.strip() and rewritten):
-            parts.append(compression.Part(act=act, text=text, item_ids=item_ids))
-    return parts
-
-
-def _chosen_act(value: str | None, by_id: dict[int, Act]) -> Act | None:
-    if not value:
-        return None
-    try:
-        return by_id[int(value)]
-    except (KeyError, ValueError):
-        raise Act.DoesNotExist("Act matching query does not exist.") from None
-
-
 # --- archive of conversations, acts, why -------------------------------------------------------
 
 
@@ -284,7 +167,14 @@ def _chosen_act(value: str | None, by_id: dict[int, Act]) -> Act | None:
 def archive(request: HttpRequest) -> HttpResponse:
     rows = (
         Conversation.objects.filter(owner=request.user, status=Status.ARCHIVED)
-        .annotate(memory_count=Count("memories", filter=Q(memories__status="confirmed")))
+        .annotate(
+            memory_count=Count(
+                "memories", filter=Q(memories__status="confirmed", memories__kind="memory")
+            ),
+            fact_count=Count(
+                "memories", filter=Q(memories__status="confirmed", memories__kind="fact")
+            ),
+        )
         .order_by("-archived_at", "-pk")
     )
     page = Paginator(rows, 20).get_page(request.GET.get("page"))

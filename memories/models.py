@@ -31,6 +31,10 @@ class Memory(models.Model):
         DRAFT = "draft"  # produced by a close, waiting for the member's review
         CONFIRMED = "confirmed"
 
+    class Kind(models.TextChoices):
+        MEMORY = "memory"  # a conversation's narrative, or anything stored as it was said
+        FACT = "fact"  # one self-contained sentence (seed 002), extracted or stored as a fact
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories"
     )
@@ -56,6 +60,15 @@ class Memory(models.Model):
         related_name="stamped_memories",
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.CONFIRMED)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MEMORY)
+    # A fact's subject and relation ("worktops" / "choice", "school pickup" / "time"): a later
+    # fact on the same subject and relation may replace it (valid_to, superseded_by).
+    subject = CleanCharField(max_length=200, blank=True)
+    relation = CleanCharField(max_length=100, blank=True)
+    # The conversation memory a fact was extracted from.
+    derived_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="facts"
+    )
     user_reviewed = models.BooleanField(default=False)
     user_edited = models.BooleanField(default=False)
     original_content = CleanTextField(blank=True)
@@ -68,6 +81,12 @@ class Memory(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     consolidated_at = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
+    # Replaced by a later fact or decision on the same subject: kept, shown as history
+    # ("previously: butcher block, changed 12 Nov"), ranked below the one that replaced it.
+    valid_to = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
     # The content hash the vector and the entity mentions were computed from; when it differs
     # from content_hash the memory waits for the indexing task (memories/indexing.py).
     indexed_hash = models.CharField(max_length=64, blank=True, editable=False)
@@ -103,6 +122,9 @@ class Memory(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["draft", "confirmed"]), name="memory_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["memory", "fact"]), name="memory_kind_valid"
             ),
             models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
         ]
@@ -313,6 +335,11 @@ class MemoryItem(models.Model):
     # Items that stay open until a later conversation resolves them.
     OPEN_TYPES = ("waiting_on", "question_opened", "task")
 
+    class Resolution(models.TextChoices):
+        CONVERSATION = "conversation"  # a later conversation closed it (resolved_by)
+        DONE = "done"  # ticked off by hand
+        DISMISSED = "dismissed"  # no longer relevant, by hand
+
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="items")
     type = models.CharField(max_length=24, choices=Type.choices)
     data = CleanJSONField(default=dict)
@@ -321,6 +348,12 @@ class MemoryItem(models.Model):
         Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="resolved_items"
     )
     resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
+    # A decision a later one replaced ("leaning butcher block" → "quartz after all").
+    valid_to = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -375,6 +408,7 @@ class StateDelta(models.Model):
         RESOLVED_THREAD = "resolved_thread"
         PRIORITY_CHANGE = "priority_change"
         ACT_UPDATE = "act_update"
+        SUPERSEDED = "superseded"  # a new decision or fact replaces an earlier one
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deltas")
     type = models.CharField(max_length=24, choices=Type.choices)
@@ -385,7 +419,17 @@ class StateDelta(models.Model):
         null=True,
         blank=True,
         related_name="resolving_deltas",
-        help_text="The open item this delta resolves.",
+        help_text="The open item this delta resolves, or the decision it supersedes.",
+    )
+    # A supersession: the earlier fact it replaces, and what replaces the item or the fact.
+    old_fact = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    new_item = models.ForeignKey(
+        MemoryItem, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    new_fact = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     accepted = models.BooleanField(default=True)
     applied = models.BooleanField(default=False)
@@ -404,6 +448,7 @@ class StateDelta(models.Model):
                         "resolved_thread",
                         "priority_change",
                         "act_update",
+                        "superseded",
                     ]
                 ),
                 name="state_delta_type_valid",

@@ -45,6 +45,10 @@ def _config(key: str):
     return settings.TALKINGROCK_RECALL[key]
 
 
+# A replaced decision or fact keeps this share of its score: still found, below the current one.
+SUPERSEDED_WEIGHT = 0.5
+
+
 @dataclass
 class Hit:
     memory_id: int
@@ -77,8 +81,19 @@ class RecallResult:
         for hit in self.hits:
             memory = hit.memory
             when = (memory.happened_at or memory.created_at).date().isoformat()
-            lines.append(f"- [id:{memory.pk}] ({when}) {' '.join(memory.content.split())}")
+            lines.append(f"- [id:{memory.pk}] ({when}) {line_of(hit)}")
         return "\n".join(lines)
+
+
+def line_of(hit: Hit) -> str:
+    """A hit's text for a model's context, with what it replaced or what replaced it:
+    "Quartz worktops (previously: “butcher block”, changed 2026-11-12)"."""
+    text = " ".join(hit.memory.content.split())
+    for earlier in hit.components.get("replaces", [])[:1]:
+        text += f" (previously: “{earlier['previously']}”, changed {earlier['changed']})"
+    if replaced := hit.components.get("replaced"):
+        text += f" (no longer current: replaced on {replaced['on']} by [id:{replaced['by']}])"
+    return text
 
 
 @dataclass(frozen=True)
@@ -266,11 +281,18 @@ def recall(
         include_archived=include_archived,
     )
     hours = _hours_since(at)
-    rows = rows.annotate(**hours).values_list("pk", "score", "hit_count", *hours)
-    facts = {row[0]: row[1:] for row in rows}
+    rows = rows.annotate(**hours).values_list(
+        "pk", "valid_to", "superseded_by", "score", "hit_count", *hours
+    )
+    facts = {row[0]: row[3:] for row in rows}
+    replaced = {row[0]: (row[1], row[2]) for row in rows if row[1] is not None}
     top_score = max((pool.score[i] for i in facts), default=0.0)
     weigh = _Weigher(top_score)
     final = {memory_id: weigh(pool.score[memory_id], *row) for memory_id, row in facts.items()}
+    # A decision or fact a later one replaced ranks below the current one and says so.
+    for memory_id, (until, by) in replaced.items():
+        final[memory_id] *= SUPERSEDED_WEIGHT
+        pool.parts[memory_id]["replaced"] = {"on": until.date().isoformat(), "by": by}
     ranked = sorted(final, key=lambda i: (-final[i], -i))[:k]
     memories = Memory.objects.select_related("act").in_bulk(ranked)
     hits = [
@@ -284,6 +306,7 @@ def recall(
         for memory_id in ranked
         if memory_id in memories  # deleted this very moment
     ]
+    _note_what_they_replace(hits)
     if reranker := _config("reranker"):
         hits = import_string(reranker)(query, hits)
     for position, hit in enumerate(hits, start=1):
@@ -545,6 +568,17 @@ def _rounded(value):
     return value
 
 
+def _note_what_they_replace(hits: list[Hit]) -> None:
+    """A current decision or fact says what it replaced ("previously: butcher block")."""
+    earlier = Memory.objects.filter(superseded_by__in=[hit.memory_id for hit in hits]).values_list(
+        "superseded_by", "content", "valid_to"
+    )
+    by_id = {hit.memory_id: hit for hit in hits}
+    for current, content, until in earlier:
+        replaces = by_id[current].components.setdefault("replaces", [])
+        replaces.append({"previously": content[:200], "changed": until.date().isoformat()})
+
+
 def explain(components: dict[str, Any]) -> list[str]:
     """Why a hit matched, as short phrases: which lists and ranks, the entity path, the time."""
     reasons = []
@@ -570,6 +604,10 @@ def explain(components: dict[str, Any]) -> list[str]:
         reasons.append(f"shares {entity['via']} with [id:{entity['from'][0]}]")
     if link := components.get("link"):
         reasons.append(f"recalled together with [id:{link['from']}] before")
+    for earlier in components.get("replaces", []):
+        reasons.append(f"previously: “{earlier['previously']}”, changed {earlier['changed']}")
+    if replaced := components.get("replaced"):
+        reasons.append(f"replaced on {replaced['on']} by [id:{replaced['by']}]")
     return reasons
 
 

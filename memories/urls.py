@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories import views
+from memories import thread_views, views
 
 app_name = "memories"
 
@@ -17,6 +17,8 @@ urlpatterns = [
     path("memories/<int:pk>/archive/", views.archive_memory, name="archive-memory"),
     path("memories/<int:pk>/restore/", views.restore, name="restore"),
     path("memories/<int:pk>/delete/", views.delete, name="delete"),
+    path("threads/<int:pk>/resolve/", thread_views.resolve, name="thread-resolve"),
+    path("threads/<int:pk>/reopen/", thread_views.reopen, name="thread-reopen"),
     path("entities/", views.entities, name="entities"),
     path("entities/<int:pk>/", views.entity, name="entity"),
 ]

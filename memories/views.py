@@ -92,6 +92,7 @@ def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
         "act": act,
         "acts": acts,
         "open_items": open_items,
+        "open_types": MemoryItem.OPEN_TYPES,
         "page": _page(request, _live_memories(request, act)),
         "form": form,
     }
@@ -184,6 +185,10 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             "stamped": stamped,
             "siblings": siblings,
             "linking": memory.narratives.filter(owner=request.user).order_by("-created_at")[:10],
+            "items": memory.items.select_related("superseded_by", "resolved_by"),
+            "open_types": MemoryItem.OPEN_TYPES,
+            "facts": memory.facts.filter(owner=request.user, status=Memory.Status.CONFIRMED),
+            "replaces": memory.supersedes.filter(owner=request.user).order_by("-valid_to"),
         },
     )
 

@@ -13,6 +13,7 @@ At close, ``close_link`` adds the conversation's final link, which the kept memo
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,7 @@ from memories.models import Memory
 from narratives import services
 from narratives.models import Narrative
 from talkingrock import embeddings, llm
+from talkingrock.text import sentences
 
 log = logging.getLogger(__name__)
 
@@ -75,20 +77,29 @@ def similarity(text: str, references: list[str]) -> float:
     return float(np.max(vectors[1:] @ vectors[0]))
 
 
+_WORD = re.compile(r"[a-z0-9]{3,}")
+_FILLER = frozenset("the and but for you that this with have just what yes okay thanks".split())
+
+
+def content_words(text: str) -> int:
+    return len({w for w in _WORD.findall(text.casefold()) if w not in _FILLER})
+
+
 def offline_step(turn: str, *, current: Narrative | None, previous_said: str, person: str, today):
-    """The rules' link for a turn: the extraction's first sentence, and a topic shift when the
-    message is unlike the running topic (a message too short to judge continues it)."""
-    entities = offline.extract([(Message.Role.USER, turn)], today=today)
-    sentence = offline.sentences(
-        offline.narrative(entities, act_title=None, date=today, person=person, first_message=turn)
-    )[0]
+    """The rules' link for a turn: the first sentence the offline engine writes for it, and a
+    topic shift when the message is unlike the running topic (a message too short to judge
+    continues it)."""
+    found = offline.extract([(Message.Role.USER, turn)], today=today, member=person)
+    sentence = sentences(offline.narrative(found, person=person, act_title=None, day=today))[0]
     same = current is not None
-    if current is not None and len(offline.content_words(turn)) >= _config("min_shift_words"):
+    if current is not None and content_words(turn) >= _config("min_shift_words"):
         references = [text for text in (current.topic, current.summary, previous_said) if text]
         same = similarity(turn, references) >= _config("topic_shift_below")
     topic = current.topic if same and current else offline.topic_of(turn)
-    found = any(entities.get(kind) for kind in offline.KINDS if kind != "people")
-    return Step(fit(sentence), fit(topic, services.MAX_TOPIC), same, [], "offline", found)
+    moved = bool(found.facts) or any(
+        found.items.get(kind) for kind in offline.KINDS if kind != "people"
+    )
+    return Step(fit(sentence), fit(topic, services.MAX_TOPIC), same, [], "offline", moved)
 
 
 def model_step(turn: str, reply: str, *, current: Narrative | None, offered: list[Memory]):
@@ -139,7 +150,7 @@ def advance(reply_id: int) -> str:
         except (llm.LLMError, services.NarrativeError) as error:
             log.info("Running narrative falls back to the offline engine: %s", error)
     if step is None:
-        person = owner.get_short_name() or owner.get_username()
+        person = (owner.get_short_name() or owner.get_username()).title()
         today = timezone.localdate()
         step = offline_step(
             turn, current=current, previous_said=previous_said, person=person, today=today
@@ -192,7 +203,7 @@ def close_link(conversation: Conversation, memories: list[Memory]) -> Narrative:
     with transaction.atomic():
         final = services.create(
             owner=owner,
-            summary=fit(offline.sentences(memories[0].content)[0]),
+            summary=fit(sentences(memories[0].content)[0]),
             memory_ids=ids,
             previous=current,
             topic=fit(topic, services.MAX_TOPIC),

@@ -13,11 +13,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Prefetch
 
-from conversations.offline import sentences
 from memories import search
 from memories.models import Memory
 from narratives.models import Narrative, NarrativeMemory
-from talkingrock.text import clean_text
+from talkingrock.text import clean_text, sentences
 
 MAX_SUMMARY = 300
 MAX_TOPIC = 200

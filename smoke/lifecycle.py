@@ -90,7 +90,7 @@ def stage_engines(report: dict[str, Any], model: str) -> dict[str, str]:
 
 
 def live(owner, sayings: list[str], model: str, *, chat: bool) -> tuple[Any, dict[str, str]]:
-    from conversations import compression, services
+    from conversations import review, services
     from conversations.chat import respond
     from conversations.compression import NARRATIVE_MAX_CHARS
     from conversations.models import Conversation
@@ -125,7 +125,7 @@ def live(owner, sayings: list[str], model: str, *, chat: bool) -> tuple[Any, dic
         if reason:
             print(f"     {stage} fell back: {reason[:200]}")
 
-    draft = compression.draft_of(conversation)
+    draft = review.draft_of(conversation)
     check(draft is not None and draft.status == Memory.Status.DRAFT, "no draft memory")
     check(draft.content.strip(), "an empty narrative")
     if engines["narrative"] == "ollama":
@@ -145,8 +145,8 @@ def live(owner, sayings: list[str], model: str, *, chat: bool) -> tuple[Any, dic
         print(f"     delta {delta.type}: {delta.data}")
 
     edited = draft.content + " (Checked by the smoke test.)"
-    compression.save_edits(conversation=conversation, narrative=edited)
-    kept = compression.confirm(conversation=conversation)
+    review.save_edits(conversation=conversation, narrative=edited)
+    kept = review.confirm(conversation=conversation)
     conversation.refresh_from_db()
     check(conversation.status == Conversation.Status.ARCHIVED, "the conversation is not archived")
     check([m.status for m in kept] == [Memory.Status.CONFIRMED], "the memory is not confirmed")

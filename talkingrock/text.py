@@ -59,3 +59,33 @@ def clean_json(value):
     if isinstance(value, list | tuple):
         return [clean_json(item) for item in value]
     return value
+
+
+# --- sentences --------------------------------------------------------------------------------
+
+# A full stop that ends an abbreviation or an initial, not a sentence: "Dr.", "e.g.", "incl.",
+# "J. K. Rowling".
+_ABBREVIATED = re.compile(
+    r"(?:\b(?:dr|mr|mrs|ms|mx|st|prof|approx|vs|etc|no|incl|inc|ltd|jr|sr|dept|est|ave|rd|mt|"
+    r"tel|ref|min|max)|\be\.g|\bi\.e|\bcf|\bp\.s)\.$",
+    re.I,
+)
+_INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """Split on . ! ? … and line breaks, keeping "Dr." and "3.5" whole (a full stop inside a
+    number is not followed by a space). The offline engine parses sentence by sentence, and a
+    narrative's summary must be one."""
+    pieces: list[str] = []
+    for line in text.splitlines():
+        start = 0
+        for match in _SENTENCE_END.finditer(line):
+            piece = line[start : match.start()].strip()
+            if _ABBREVIATED.search(piece) or _INITIAL.search(piece):
+                continue
+            pieces.append(piece)
+            start = match.end()
+        pieces.append(line[start:].strip())
+    return [piece for piece in pieces if piece]

@@ -398,7 +398,7 @@ def _close_conversation(user, *, conversation_id):
     required=("conversation_id",),
 )
 def _get_memory_preview(user, *, conversation_id):
-    from conversations import compression
+    from conversations import review
     from conversations.models import Conversation
 
     conversation = _conversation_of(user, conversation_id)
@@ -406,14 +406,20 @@ def _get_memory_preview(user, *, conversation_id):
         raise ToolError(409, f"Conversation {conversation_id} is {conversation.status}.")
     stage = conversation.compression_stage
     status = {"ready": "ready", "failed": "failed"}.get(stage, "compressing")
-    memory = compression.draft_of(conversation) if status == "ready" else None
+    memory = review.draft_of(conversation) if status == "ready" else None
     route = conversation.compression_report.get("route", {})
     answer: dict[str, Any] = {
         "status": status,
         "stage": stage,
         "memory_id": memory.pk if memory else None,
         "narrative": memory.content if memory else "",
-        "items": [{"type": i.type, "data": i.data} for i in memory.items.all()] if memory else [],
+        "items": [{"id": i.pk, "type": i.type, "data": i.data} for i in memory.items.all()]
+        if memory
+        else [],
+        "facts": [{"id": f.pk, "text": f.content} for f in review.facts_of(memory)]
+        if memory
+        else [],
+        "changes": [_delta_dict(delta) for delta in memory.deltas.all()] if memory else [],
         "suggested_act_id": route.get("act_id"),
         "reason": route.get("reason", ""),
         "engines": {
@@ -425,6 +431,10 @@ def _get_memory_preview(user, *, conversation_id):
     if status == "failed":
         answer["error"] = conversation.compression_error
     return answer
+
+
+def _delta_dict(delta) -> dict[str, Any]:
+    return {"id": delta.pk, "type": delta.type, "data": delta.data}
 
 
 @tool(
@@ -440,7 +450,7 @@ def _get_memory_preview(user, *, conversation_id):
 )
 @_refusing_transitions
 def _confirm_memory(user, *, memory_id, destination_act_id=None, edited_narrative=None):
-    from conversations import compression
+    from conversations import review
 
     memory = Memory.objects.select_related("conversation").get(
         pk=memory_id, owner=user, status=Memory.Status.DRAFT, conversation__isnull=False
@@ -448,7 +458,7 @@ def _confirm_memory(user, *, memory_id, destination_act_id=None, edited_narrativ
     destination = None
     if destination_act_id is not None:
         destination = Act.objects.get(pk=destination_act_id, owner=user)
-    kept = compression.confirm(
+    kept = review.confirm(
         conversation=memory.conversation, destination=destination, narrative=edited_narrative
     )
     return {
@@ -507,6 +517,29 @@ def _get_open_threads(user, *, entity_type=None, act_id=None):
 
 
 @tool(
+    "resolve_item",
+    "Close an open thread by hand: mark it done or dismissed; 'reopen' undoes either. The "
+    "answer says when, how and by what it closed.",
+    {
+        "item_id": _id("An item id, as get_open_threads lists them."),
+        "resolution": {"type": "string", "enum": ["done", "dismissed", "reopen"]},
+    },
+    required=("item_id", "resolution"),
+)
+def _resolve_item(user, *, item_id, resolution):
+    from memories import threads
+
+    try:
+        if resolution == "reopen":
+            item = threads.reopen(owner=user, item_id=item_id)
+        else:
+            item = threads.resolve(owner=user, item_id=item_id, how=resolution)
+    except threads.ThreadError as error:
+        raise ToolError(409, error.message) from None
+    return threads.describe(item)
+
+
+@tool(
     "get_your_story",
     "Recent memories of the member's permanent Your Story act, newest first.",
     {
@@ -543,7 +576,7 @@ def _get_conversation_archive(user, *, conversation_id):
 
 @tool(
     "edit_memory",
-    "Edit a kept memory's narrative and its items (remove some by id, add new ones).",
+    "Edit a memory's narrative, its items and its facts (remove some by id, add new ones).",
     {
         "memory_id": _id(),
         "narrative": {"type": ["string", "null"], "maxLength": 10_000},
@@ -563,27 +596,44 @@ def _get_conversation_archive(user, *, conversation_id):
             },
             "description": 'Each {"type": "task", "text": "...", "detail": "..."}.',
         },
+        "facts_to_remove": _ids("Fact ids, as get_memory_preview lists them."),
+        "facts_to_add": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {"type": "string", "minLength": 1, "maxLength": 300},
+            "description": "One self-contained sentence each.",
+        },
     },
     required=("memory_id",),
 )
 @_refusing((TransitionError, 400))  # an item without text is a bad argument, not a bad state
-def _edit_memory(user, *, memory_id, narrative=None, items_to_remove=(), items_to_add=()):
-    from django.db import transaction
-
-    from conversations import compression
+def _edit_memory(
+    user,
+    *,
+    memory_id,
+    narrative=None,
+    items_to_remove=(),
+    items_to_add=(),
+    facts_to_remove=(),
+    facts_to_add=(),
+):
+    from conversations import review
 
     memory = Memory.objects.get(pk=memory_id, owner=user)
-    with transaction.atomic():
-        if narrative is not None:
-            memory_services.memory_update(owner=user, memory_id=memory.pk, content=narrative)
-        MemoryItem.objects.filter(memory=memory, pk__in=list(items_to_remove)).delete()
-        for row in items_to_add:
-            compression.add_item(
-                memory=memory, type=row["type"], main=row["text"], detail=row.get("detail", "")
-            )
-    memory.refresh_from_db()
+    edits = review.Edits(
+        narrative=narrative,
+        remove_items=list(items_to_remove),
+        add_items=[(row["type"], row["text"], row.get("detail", "")) for row in items_to_add],
+        remove_facts=list(facts_to_remove),
+        add_facts=list(facts_to_add),
+    )
+    memory = review.edit(memory, edits)
     return memory_as_dict(memory) | {
-        "items": [{"id": i.pk, "type": i.type, "data": i.data} for i in memory.items.all()]
+        "items": [{"id": i.pk, "type": i.type, "data": i.data} for i in memory.items.all()],
+        "facts": [
+            {"id": f.pk, "text": f.content}
+            for f in memory.facts.filter(archived_at=None).order_by("pk")
+        ],
     }
 
 

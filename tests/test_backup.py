@@ -18,7 +18,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from conversations import backup, chat, compression, restore
+from conversations import backup, chat, restore, review
 from conversations import services as conversations
 from conversations.models import Act, Conversation, Message
 from memories import services
@@ -90,11 +90,26 @@ def household(alice, remember, index, capture):
     index(alice)  # vectors, entities and mentions
     strengthen_links(alice, [tomatoes.pk, edited.pk])
     first = close_and_compress(talk(alice, *RENOVATION), capture)
-    compression.confirm(conversation=first)  # items, deltas, the closing narrative
+    review.confirm(conversation=first)  # items, deltas, the closing narrative
     second = close_and_compress(
         talk(alice, "Alex sent the contract for the kitchen this morning, finally."), capture
     )
-    compression.confirm(conversation=second)  # resolves the waiting-on of the first
+    review.confirm(conversation=second)  # resolves the waiting-on of the first
+    third = close_and_compress(
+        talk(alice, "We decided to go with quartz worktops for the kitchen."), capture
+    )
+    review.confirm(conversation=third)  # facts of the conversation, linked to its memory
+    # A decision and a fact replaced by later ones: kept as history, with what replaced them.
+    old_fact = remember("The worktops will be butcher block.", kind=Memory.Kind.FACT)
+    new_fact = (
+        Memory.objects.filter(owner=alice, kind=Memory.Kind.FACT).exclude(pk=old_fact.pk).first()
+    )
+    assert new_fact is not None and new_fact.derived_from_id is not None
+    Memory.objects.filter(pk=old_fact.pk).update(valid_to=timezone.now(), superseded_by=new_fact)
+    decisions = MemoryItem.objects.filter(memory__owner=alice, type="decision").order_by("pk")
+    decisions.filter(pk=decisions[0].pk).update(
+        valid_to=timezone.now(), superseded_by=decisions.last()
+    )
     narratives.create(
         owner=alice,
         summary="Alice keeps the garden going through spring.",
@@ -205,8 +220,8 @@ def test_the_restored_draft_can_be_reviewed_and_confirmed(household, carol):
 
     conversation = conversations.open_conversation(carol)
     assert conversation.review_ready
-    draft = compression.draft_of(conversation)
-    kept = compression.confirm(conversation=conversation)
+    draft = review.draft_of(conversation)
+    kept = review.confirm(conversation=conversation)
 
     assert [memory.pk for memory in kept] == [draft.pk]
     assert Memory.objects.get(pk=draft.pk).status == Memory.Status.CONFIRMED

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from conversations import compression, services
+from conversations import compression, review, services
 from conversations.models import Act, Conversation
 from memories.models import Memory, MemoryItem
 
@@ -17,7 +17,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 LINES = [
     "We decided to paint the hallway green because it hides scuffs.",
     "I'm waiting on Alex to send the contract for the kitchen.",
-    "Should we replace the boiler before winter?",
+    "We still can't decide whether to replace the boiler before winter.",
 ]
 
 
@@ -138,7 +138,7 @@ def test_a_stalled_compression_offers_retry(alice_client, alice):
 def test_review_edit_then_confirm_in_another_act(alice_client, alice, capture):
     garden = Act.objects.create(owner=alice, title="Garden")
     conversation, _ = reviewed(alice_client, alice, capture)
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
     item = memory.items.get(type="decision")
     url = reverse("conversations:review", args=[conversation.pk])
     form = {
@@ -168,14 +168,16 @@ def test_review_edit_then_confirm_in_another_act(alice_client, alice, capture):
 def test_review_split_across_two_acts(alice_client, alice, capture):
     house = Act.objects.create(owner=alice, title="House")
     conversation, _ = reviewed(alice_client, alice, capture)
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
     story = services.ensure_your_story(owner=alice)
     form = {"action": "split", f"split-{house.pk}": "Hallway green.", f"split-{story.pk}": ""}
     for item in memory.items.all():
         form[f"item-{item.pk}-act"] = story.pk if item.type == "waiting_on" else house.pk
         form[f"item-{item.pk}-main"] = item.main
     alice_client.post(reverse("conversations:review", args=[conversation.pk]), form)
-    kept = Memory.objects.filter(conversation=conversation, status="confirmed").order_by("pk")
+    kept = Memory.objects.filter(
+        conversation=conversation, status="confirmed", kind="memory"
+    ).order_by("pk")
     assert [m.act for m in kept] == [story, house] or [m.act for m in kept] == [house, story]
     assert MemoryItem.objects.get(type="waiting_on").memory.act == story
 
@@ -186,7 +188,7 @@ def test_review_split_boxes_start_from_the_narrative_and_untouched_ones_do_not_c
     house = Act.objects.create(owner=alice, title="House")
     work = Act.objects.create(owner=alice, title="Work")
     conversation, _ = reviewed(alice_client, alice, capture)
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
     url = reverse("conversations:review", args=[conversation.pk])
     page = alice_client.get(url).content.decode()
     assert page.count(f">{escape(memory.content)}</textarea>") >= 3  # narrative + each act's box
@@ -200,9 +202,9 @@ def test_review_split_boxes_start_from_the_narrative_and_untouched_ones_do_not_c
 
     alice_client.post(url, form)
 
-    kept = Memory.objects.filter(conversation=conversation, status="confirmed").order_by(
-        "act__title"
-    )
+    kept = Memory.objects.filter(
+        conversation=conversation, status="confirmed", kind="memory"
+    ).order_by("act__title")
     assert [(m.act, m.content, m.user_edited) for m in kept] == [
         (house, "Only the hallway.", True),
         (work, memory.content, False),
@@ -218,13 +220,13 @@ def test_resume_from_review_goes_back_to_the_chat(alice_client, alice, capture):
 
 def test_the_archive_lists_past_conversations_with_their_memories(alice_client, alice, capture):
     conversation, _ = reviewed(alice_client, alice, capture)
-    compression.confirm(conversation=conversation)
+    review.confirm(conversation=conversation)
     listing = alice_client.get(reverse("conversations:archive")).content.decode()
     assert reverse("conversations:detail", args=[conversation.pk]) in listing
     assert "1 memory" in listing
     page = alice_client.get(reverse("conversations:detail", args=[conversation.pk])).content
     assert LINES[0].encode().replace(b"'", b"&#x27;") in page
-    memory = Memory.objects.get(conversation=conversation)
+    memory = Memory.objects.get(conversation=conversation, kind="memory")
     assert memory.get_absolute_url().encode() in page
 
 
@@ -247,9 +249,9 @@ def test_acts_are_created_renamed_and_archived_but_not_your_story(alice_client, 
 def test_an_act_page_shows_its_open_items(alice_client, alice, capture):
     house = Act.objects.create(owner=alice, title="House")
     conversation, _ = reviewed(alice_client, alice, capture)
-    compression.confirm(conversation=conversation, destination=house)
+    review.confirm(conversation=conversation, destination=house)
     page = alice_client.get(reverse("memories:act", args=[house.pk])).content.decode()
-    assert "Open in this act" in page and "Should we replace the boiler before winter?" in page
+    assert "Open in this act" in page and "Replace the boiler before winter?" in page
 
 
 def test_why_shows_the_recall_behind_a_reply(alice_client, alice, remember, index):

@@ -14,7 +14,7 @@ from django.db import IntegrityError
 from django.urls import reverse
 from django.utils import timezone
 
-from conversations import chat, compression, services
+from conversations import chat, compression, prompts, review, services
 from conversations.greeting import greeting
 from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError
@@ -27,7 +27,7 @@ RENOVATION = [
     "We decided to paint the hallway green because it hides scuffs.",
     "I'm waiting on Alex to send the contract for the kitchen.",
     "I need to order the tiles for the bathroom.",
-    "Should we replace the boiler before winter?",
+    "We still can't decide whether to replace the boiler before winter.",
 ]
 
 
@@ -98,13 +98,13 @@ def test_every_invalid_transition_says_why(alice, capture):
     assert services.request_close(conversation=conversation).review_ready  # a second tab's click
     with pytest.raises(TransitionError, match="being remembered"):
         services.set_paused(conversation=conversation, paused=True)
-    compression.confirm(conversation=conversation)
+    review.confirm(conversation=conversation)
     for step in (services.resume, services.request_close, services.set_paused):
         kwargs = {"paused": True} if step is services.set_paused else {}
         with pytest.raises(TransitionError, match="archived"):
             step(conversation=conversation, **kwargs)
     with pytest.raises(TransitionError, match="already archived"):
-        compression.confirm(conversation=conversation)
+        review.confirm(conversation=conversation)
 
 
 def test_valid_transitions_round_trip(alice):
@@ -137,7 +137,7 @@ def test_offline_compression_runs_all_four_stages_and_waits_for_review(alice, ca
     report = conversation.compression_report
     assert [report[s]["engine"] for s in ("entities", "narrative", "deltas")] == ["offline"] * 3
     assert report["embeddings"]["engine"] == "sentence-transformers"
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
     assert memory.status == Memory.Status.DRAFT and memory.extraction_engine == "offline"
     assert "decided to paint the hallway green" in memory.content
     kinds = {item.type for item in memory.items.all()}
@@ -156,24 +156,29 @@ def services_query(owner, text):
 
 def test_confirm_keeps_the_memory_applies_deltas_and_archives(alice, capture):
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
 
-    kept = compression.confirm(conversation=conversation, narrative="Hallway green, tiles next.")
+    kept = review.confirm(conversation=conversation, narrative="Hallway green, tiles next.")
 
     memory.refresh_from_db()
     conversation.refresh_from_db()
     assert kept == [memory] and memory.status == Memory.Status.CONFIRMED
     assert memory.user_reviewed and memory.user_edited
-    assert memory.original_content.startswith("alice decided")
+    assert memory.original_content.startswith("Alice decided")
     assert conversation.status == Status.ARCHIVED and conversation.archived_at
     assert all(d.applied for d in memory.deltas.all())
-    assert services_query(alice, "hallway green") == [memory.pk]
+    facts = list(memory.facts.all())
+    assert facts and all(f.status == Memory.Status.CONFIRMED and f.act == memory.act for f in facts)
+    # Found by search: the memory and the fact that says it in a sentence of its own.
+    assert set(services_query(alice, "hallway green")) == {memory.pk} | {
+        f.pk for f in facts if "hallway" in f.content
+    }
 
 
 def test_redirect_to_another_act(alice, capture):
     garden = Act.objects.create(owner=alice, title="Garden")
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    [memory] = compression.confirm(conversation=conversation, destination=garden)
+    [memory] = review.confirm(conversation=conversation, destination=garden)
     assert memory.act == garden
 
 
@@ -181,15 +186,15 @@ def test_split_makes_one_memory_per_act_each_linked_to_the_conversation(alice, c
     house = Act.objects.create(owner=alice, title="House", description="renovation")
     work = Act.objects.create(owner=alice, title="Work")
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    draft = compression.draft_of(conversation)
+    draft = review.draft_of(conversation)
     waiting = draft.items.get(type="waiting_on")
     others = list(draft.items.exclude(pk=waiting.pk).values_list("pk", flat=True))
 
-    kept = compression.split(
+    kept = review.split(
         conversation=conversation,
         parts=[
-            compression.Part(act=house, text="The hallway goes green.", item_ids=others),
-            compression.Part(act=work, text="", item_ids=[waiting.pk]),
+            review.Part(act=house, text="The hallway goes green.", item_ids=others),
+            review.Part(act=work, text="", item_ids=[waiting.pk]),
         ],
     )
 
@@ -206,16 +211,16 @@ def test_a_split_keeps_each_parts_own_original_wording(alice, capture):
     work = Act.objects.create(owner=alice, title="Work")
     garden = Act.objects.create(owner=alice, title="Garden")
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    draft = compression.draft_of(conversation)
+    draft = review.draft_of(conversation)
     extracted = draft.content
     waiting = draft.items.get(type="waiting_on")
 
-    kept = compression.split(
+    kept = review.split(
         conversation=conversation,
         parts=[
-            compression.Part(act=house, text=extracted, item_ids=[]),  # kept as extracted
-            compression.Part(act=work, text="Alex owes us the contract.", item_ids=[]),
-            compression.Part(act=garden, text="", item_ids=[waiting.pk]),  # from its items
+            review.Part(act=house, text=extracted, item_ids=[]),  # kept as extracted
+            review.Part(act=work, text="Alex owes us the contract.", item_ids=[]),
+            review.Part(act=garden, text="", item_ids=[waiting.pk]),  # from its items
         ],
     )
 
@@ -223,7 +228,7 @@ def test_a_split_keeps_each_parts_own_original_wording(alice, capture):
     assert provenance == [
         (house, extracted, False, ""),
         (work, "Alex owes us the contract.", True, extracted),
-        (garden, compression._text_for_items([waiting.pk]), False, ""),
+        (garden, review.text_for_items([waiting.pk]), False, ""),
     ]
 
 
@@ -231,14 +236,14 @@ def test_a_split_after_an_edit_keeps_the_engines_words_as_the_original(alice, ca
     house = Act.objects.create(owner=alice, title="House")
     work = Act.objects.create(owner=alice, title="Work")
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    extracted = compression.draft_of(conversation).content
-    compression.save_edits(conversation=conversation, narrative="Hallway green, Alex pending.")
+    extracted = review.draft_of(conversation).content
+    review.save_edits(conversation=conversation, narrative="Hallway green, Alex pending.")
 
-    kept = compression.split(
+    kept = review.split(
         conversation=conversation,
         parts=[
-            compression.Part(act=house, text="Hallway green, Alex pending.", item_ids=[]),
-            compression.Part(act=work, text="Alex pending.", item_ids=[]),
+            review.Part(act=house, text="Hallway green, Alex pending.", item_ids=[]),
+            review.Part(act=work, text="Alex pending.", item_ids=[]),
         ],
     )
 
@@ -252,13 +257,11 @@ def test_split_needs_two_different_destinations(alice, capture):
     house = Act.objects.create(owner=alice, title="House")
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
     with pytest.raises(TransitionError, match="at least two"):
-        compression.split(
-            conversation=conversation, parts=[compression.Part(house, "only one", [])]
-        )
+        review.split(conversation=conversation, parts=[review.Part(house, "only one", [])])
     with pytest.raises(TransitionError, match="different act"):
-        compression.split(
+        review.split(
             conversation=conversation,
-            parts=[compression.Part(house, "a", []), compression.Part(house, "b", [])],
+            parts=[review.Part(house, "a", []), review.Part(house, "b", [])],
         )
 
 
@@ -273,14 +276,14 @@ def test_resume_from_review_drops_the_draft_and_keeps_the_transcript(alice, capt
 
 def test_items_can_be_edited_removed_and_added(alice, capture):
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    memory = compression.draft_of(conversation)
+    memory = review.draft_of(conversation)
     task = memory.items.get(type="task")
-    compression.update_item(item=task, main="Order the blue tiles", detail="decided")
+    review.update_item(item=task, main="Order the blue tiles", detail="decided")
     assert task.data["description"] == "Order the blue tiles"
-    added = compression.add_item(memory=memory, type="insight", main="Green hides scuffs")
+    added = review.add_item(memory=memory, type="insight", main="Green hides scuffs")
     assert added.data == {"insight": "Green hides scuffs"}
     with pytest.raises(TransitionError):
-        compression.add_item(memory=memory, type="gossip", main="x")
+        review.add_item(memory=memory, type="gossip", main="x")
 
 
 # --- thread resolution across conversations ----------------------------------------------------
@@ -288,31 +291,30 @@ def test_items_can_be_edited_removed_and_added(alice, capture):
 
 def test_a_later_conversation_resolves_a_waiting_on(alice, capture):
     first = close_and_compress(talk(alice, *RENOVATION), capture)
-    compression.confirm(conversation=first)
+    review.confirm(conversation=first)
     waiting = MemoryItem.objects.get(type="waiting_on", memory__status="confirmed")
     assert waiting.is_active
 
     second = close_and_compress(
         talk(alice, "Alex sent the contract for the kitchen this morning, finally."), capture
     )
-    draft = compression.draft_of(second)
+    draft = review.draft_of(second)
     delta = draft.deltas.get(type=StateDelta.Type.RESOLVED_WAITING_ON)
-    assert (
-        delta.item == waiting and delta.data["item"] == "Alex — send the contract for the kitchen"
-    )
+    assert delta.item == waiting and delta.data["item"] == "Alex — the contract"
+    assert "finally" in delta.data["evidence"]
 
-    compression.confirm(conversation=second)
+    review.confirm(conversation=second)
     waiting.refresh_from_db()
     assert not waiting.is_active and waiting.resolved_by == draft and waiting.resolved_at
 
 
 def test_a_declined_resolution_leaves_the_thread_open(alice, capture):
     first = close_and_compress(talk(alice, *RENOVATION), capture)
-    compression.confirm(conversation=first)
+    review.confirm(conversation=first)
     second = close_and_compress(talk(alice, "Alex sent the contract for the kitchen."), capture)
-    delta = compression.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_WAITING_ON)
+    delta = review.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_WAITING_ON)
 
-    compression.confirm(conversation=second, declined=[delta.pk])
+    review.confirm(conversation=second, declined=[delta.pk])
 
     delta.refresh_from_db()
     assert not delta.accepted and not delta.applied
@@ -320,29 +322,32 @@ def test_a_declined_resolution_leaves_the_thread_open(alice, capture):
 
 
 def test_an_answered_question_is_proposed_by_similarity(alice, capture):
-    first = close_and_compress(talk(alice, "Should we replace the boiler before winter?"), capture)
-    compression.confirm(conversation=first)
+    first = close_and_compress(
+        talk(alice, "Still not sure if we should replace the boiler before winter."), capture
+    )
+    review.confirm(conversation=first)
     question = MemoryItem.objects.get(type="question_opened")
     second = close_and_compress(
         talk(alice, "We decided to replace the boiler before winter, the old one is failing."),
         capture,
     )
-    delta = compression.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_THREAD)
+    delta = review.draft_of(second).deltas.get(type=StateDelta.Type.RESOLVED_THREAD)
     assert delta.item == question
 
 
 def test_a_conversation_with_nothing_to_keep_is_summed_up_by_its_topic(alice, capture):
     conversation = close_and_compress(talk(alice, "Hi! Tell me about the history of tea."), capture)
-    narrative = compression.draft_of(conversation).content
+    narrative = review.draft_of(conversation).content
     assert "talked about “Tell me about the history of tea”" in narrative
-    assert "Nothing was decided" in narrative
+    assert "Nothing was decided or left open." in narrative
+    assert not review.draft_of(conversation).items.exclude(type="person").exists()
 
 
 def test_unrelated_conversations_resolve_nothing(alice, capture):
     first = close_and_compress(talk(alice, *RENOVATION), capture)
-    compression.confirm(conversation=first)
+    review.confirm(conversation=first)
     second = close_and_compress(talk(alice, "We decided to visit Granny on Sunday."), capture)
-    draft = compression.draft_of(second)
+    draft = review.draft_of(second)
     assert not draft.deltas.filter(type__startswith="resolved").exists()
 
 
@@ -354,6 +359,20 @@ ENTITIES = {
     "waiting_on": [{"who": "Alex", "what": "the kitchen contract", "since": "2026-11-23"}],
 }
 NARRATIVE = {"narrative": "Alice chose green for the hallway. The kitchen waits on Alex."}
+FACTS = {
+    "facts": [
+        {
+            "text": "Alice chose green paint for the hallway.",
+            "subject": "hallway",
+            "relation": "choice",
+        },
+        {
+            "text": "Alice is waiting on Alex for the kitchen contract.",
+            "subject": "contract",
+            "relation": "state",
+        },
+    ]
+}
 
 
 def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollama):
@@ -361,8 +380,9 @@ def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollam
     ollama.answer(
         ENTITIES,
         {"tasks": [{"description": "order tiles", "status": "decided", "priority": "next"}]},
-        NARRATIVE,
+        FACTS,
         {"suggested_destination": "House", "confidence": 0.8, "reasoning": "renovation talk"},
+        NARRATIVE,
     )
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
 
@@ -378,25 +398,31 @@ def test_with_ollama_every_stage_is_the_models_and_says_so(alice, capture, ollam
     # Nothing was open yet, so the model was not asked about resolutions; the report says why.
     assert report["deltas"] == {
         "engine": "offline",
-        "fallback_reason": "There were no open items to check.",
+        "fallback_reason": "Nothing earlier to check against.",
     }
-    memory = compression.draft_of(conversation)
+    assert report["facts"]["engine"] == "ollama"
+    memory = review.draft_of(conversation)
     assert memory.content == NARRATIVE["narrative"] and memory.act == house
     assert memory.extraction_engine == "ollama:llama3.2:3b"
+    facts = review.facts_of(memory)
+    assert [f.content for f in facts] == [row["text"] for row in FACTS["facts"]]
+    assert {(f.subject, f.relation, f.act, f.extraction_engine) for f in facts} >= {
+        ("hallway", "choice", house, "ollama:llama3.2:3b")
+    }
     # Both passes merged: the second pass's task joined the first pass's items.
     assert {i.type for i in memory.items.all()} == {"person", "decision", "waiting_on", "task"}
     first_prompt = ollama.chats[0]
-    assert first_prompt["format"] == compression.ENTITY_SCHEMA
+    assert first_prompt["format"] == prompts.ENTITY_SCHEMA
     assert "hallway green" in first_prompt["messages"][1]["content"]
 
 
 def test_with_only_your_story_the_route_is_not_asked_and_says_why(alice, capture, ollama):
-    ollama.answer(ENTITIES, ENTITIES, NARRATIVE)
+    ollama.answer(ENTITIES, ENTITIES, FACTS, NARRATIVE)
     report = close_and_compress(talk(alice, *RENOVATION), capture).compression_report
     assert report["narrative"]["engine"] == "ollama"
     assert report["route"]["engine"] == "offline"
     assert report["route"]["fallback_reason"] == "There is no act besides Your Story."
-    assert len(ollama.chats) == 3  # two extraction passes and the narrative: nothing else
+    assert len(ollama.chats) == 4  # two extraction passes, the facts, the narrative: no more
 
 
 @pytest.mark.parametrize("failure", [Timeout(), HTTP(500, "boom"), HTTP(404, "model not found")])
@@ -409,26 +435,26 @@ def test_an_outage_falls_back_to_the_offline_engine_and_says_why(alice, capture,
     assert report["entities"]["fallback_reason"].startswith(
         ("Ollama did not answer", "Ollama answered")
     )
-    assert compression.draft_of(conversation).extraction_engine == "offline"
+    assert review.draft_of(conversation).extraction_engine == "offline"
 
 
 def test_the_people_found_are_mentions_and_follow_the_review(alice, capture, ollama):
     marta = {"name": "Marta Silva", "context": "quotes the kitchen", "relation": "builder"}
-    ollama.answer({"people": [marta]}, {"people": []}, NARRATIVE)
+    ollama.answer({"people": [marta]}, {"people": []}, FACTS, NARRATIVE)
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    draft = compression.draft_of(conversation)
+    draft = review.draft_of(conversation)
     assert "Marta" not in draft.content  # the narrative does not name her, the items do
     people = Mention.objects.filter(memory=draft, entity__kind="person")
     assert "marta silva" in {m.entity.normalized for m in people}
 
-    compression.add_item(memory=draft, type="person", main="Bruno Costa")
-    compression.confirm(conversation=conversation)
+    review.add_item(memory=draft, type="person", main="Bruno Costa")
+    review.confirm(conversation=conversation)
     names = set(Mention.objects.filter(memory=draft).values_list("entity__normalized", flat=True))
     assert {"marta silva", "bruno costa"} <= names
 
 
 def test_garbage_twice_falls_back_garbage_once_is_retried(alice, capture, ollama):
-    ollama.answer("{not json", '{"people": "everyone"}', "{broken", NARRATIVE, "nope", "nope")
+    ollama.answer("{not json", '{"people": "everyone"}', FACTS, "{broken", NARRATIVE)
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
     report = conversation.compression_report
     assert report["entities"]["engine"] == "offline"
@@ -453,7 +479,7 @@ def test_a_worker_killed_mid_compression_is_swept_and_finishes(alice, capture):
         assert services.sweep_stalled(now=later) == [conversation.pk]
     conversation.refresh_from_db()
     assert conversation.review_ready and conversation.compression_attempts == 1
-    assert compression.draft_of(conversation) is not None
+    assert review.draft_of(conversation) is not None
 
 
 def test_a_crash_in_a_stage_fails_visibly_and_retry_succeeds(alice, capture, monkeypatch):
@@ -476,8 +502,11 @@ def test_running_the_task_twice_keeps_one_draft(alice, capture):
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
     assert compression.compress(conversation.pk) == "nothing to do"
     Conversation.objects.filter(pk=conversation.pk).update(compression_stage=Stage.QUEUED)
+    facts = Memory.objects.filter(conversation=conversation, kind=Memory.Kind.FACT).count()
     compression.compress(conversation.pk)
-    assert Memory.objects.filter(conversation=conversation).count() == 1
+    drafts = Memory.objects.filter(conversation=conversation)
+    assert drafts.filter(kind=Memory.Kind.MEMORY).count() == 1
+    assert facts and drafts.filter(kind=Memory.Kind.FACT).count() == facts  # replaced, not doubled
 
 
 # --- chat -------------------------------------------------------------------------------------
@@ -565,12 +594,12 @@ def test_one_gentle_nudge_after_a_silence_never_while_paused(alice, settings):
 
 def test_the_greeting_shows_threads_waiting_ons_decisions_and_stale_tasks(alice, bob, capture):
     conversation = close_and_compress(talk(alice, *RENOVATION), capture)
-    compression.confirm(conversation=conversation)
+    review.confirm(conversation=conversation)
     MemoryItem.objects.filter(type="task").update(created_at=timezone.now() - timedelta(days=6))
 
     shown = greeting(alice)
 
-    assert [i.main for i in shown.open_threads] == ["Should we replace the boiler before winter?"]
+    assert [i.main for i in shown.open_threads] == ["Replace the boiler before winter?"]
     assert [i.main for i in shown.waiting_ons] == ["Alex"]
     assert [i.main for i in shown.recent_decisions] == ["paint the hallway green"]
     assert [i.main for i in shown.stale_tasks] == ["order the tiles for the bathroom"]

@@ -15,7 +15,7 @@ from django.db import models
 from django.test import RequestFactory
 from django.urls import reverse
 
-from conversations import compression, services
+from conversations import review, services
 from conversations.models import Act
 from memories.models import Memory, MemoryItem, Recall, RecallHit
 from narratives import services as narratives
@@ -77,12 +77,12 @@ def household(alice, remember, index, django_capture_on_commit_callbacks):
     services.request_close(conversation=conversation)
     with django_capture_on_commit_callbacks(execute=True):
         services.confirm_close(conversation=conversation)
-    kept = compression.confirm(conversation=conversation)[0]
+    kept = review.confirm(conversation=conversation)[0]
     pending, _ = services.add_message(owner=alice, content="Should we tile the floor?")
     services.request_close(conversation=pending)
     with django_capture_on_commit_callbacks(execute=True):
         services.confirm_close(conversation=pending)
-    draft = compression.draft_of(pending)
+    draft = review.draft_of(pending)
     narrative = narratives.create(owner=alice, summary="Quartz won.", memory_ids=[kept.pk])
     index(alice)
     return {
@@ -155,26 +155,27 @@ def test_control_characters_in_every_text_argument_are_cleaned_or_refused(
 
 
 def integer_arguments():
+    """(tool, argument, inside a list, a number out of its bounds) for every integer argument."""
     for tool in REGISTRY.values():
         for name, schema in tool.parameters["properties"].items():
             kinds = schema.get("type")
             kinds = kinds if isinstance(kinds, list) else [kinds]
-            if "integer" in kinds:
-                yield pytest.param(tool.name, name, False, id=f"{tool.name}.{name}")
-            if "array" in kinds and "integer" in str(schema.get("items", {}).get("type")):
-                yield pytest.param(tool.name, name, True, id=f"{tool.name}.{name}[]")
+            listed = "array" in kinds and "integer" in str(schema.get("items", {}).get("type"))
+            if "integer" not in kinds and not listed:
+                continue
+            bounds = schema["items"] if listed else schema
+            for number in HUGE:
+                if not bounds["minimum"] <= number <= bounds["maximum"]:  # offset 0 is fine
+                    yield pytest.param(
+                        tool.name, name, listed, number, id=f"{tool.name}.{name}={number}"
+                    )
 
 
-@pytest.mark.parametrize(("tool_name", "argument", "listed"), list(integer_arguments()))
-@pytest.mark.parametrize("number", HUGE)
-def test_integers_of_any_size_are_refused_with_400(
-    alice, household, tool_name, argument, listed, number
-):
+@pytest.mark.parametrize(("tool_name", "argument", "listed", "number"), list(integer_arguments()))
+def test_integers_of_any_size_are_refused_with_400(alice, tool_name, argument, listed, number):
+    # Refused by the schema before any row is looked at: the other arguments need only be valid.
+    household = {name: 1 for name in ("id", "memory_id", "conversation_id", "act_id")}
     tool = REGISTRY[tool_name]
-    schema = tool.parameters["properties"][argument]
-    schema = schema["items"] if listed else schema
-    if schema.get("minimum", -(2**63)) <= number <= schema.get("maximum", 2**63 - 1):
-        pytest.skip("within the argument's bounds")  # e.g. offset 0
     with pytest.raises(ToolError) as refused:
         call_tool(
             alice,

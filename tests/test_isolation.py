@@ -36,8 +36,10 @@ TOKEN_NAME = "Alice phone assistant"
 SAID = "Planning to surprise Omar with a puppy"
 SAID_BEFORE = "Granny's recipe uses cardamom"
 NARRATED = "Alice chose the Zanzibar flat because of its quiet courtyard."
+THREAD = "Book the Zanzibar ferry"
 ALICES_WORDS = (
     SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE, NARRATED,
+    THREAD,
 )  # fmt: skip
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -56,6 +58,7 @@ class Alices:
     past: Conversation  # archived
     trail: Recall
     narrative: Narrative
+    item: MemoryItem  # an open thread of a kept memory
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -80,6 +83,7 @@ def alices(alice, remember, index) -> Alices:
     narrative = narratives.create(
         owner=alice, summary=NARRATED, memory_ids=[memory.pk], topic="the flat"
     )
+    item = MemoryItem.objects.create(memory=memory, type="task", data={"description": THREAD})
     return Alices(
         member=alice,
         memory=memory,
@@ -93,6 +97,7 @@ def alices(alice, remember, index) -> Alices:
         past=past,
         trail=trail,
         narrative=narrative,
+        item=item,
     )
 
 
@@ -144,6 +149,12 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:restore": ("archived", [POST, POST_HTMX], 404),
     "memories:delete": ("memory", [GET, GET_HTMX, POST, POST_HTMX], 404),
     "memories:entity": ("entity", [GET, GET_HTMX, Visit("get", {"page": 2}, htmx=True)], 404),
+    "memories:thread-resolve": (
+        "item",
+        [Visit("post", {"how": "done"}), Visit("post", {"how": "dismissed"}, htmx=True)],
+        404,
+    ),
+    "memories:thread-reopen": ("item", [POST, POST_HTMX], 404),
     "token-revoke": ("token", [POST], 404),
     "conversations:detail": ("past", [GET], 404),
     "conversations:pause": ("conversation", [POST], 404),
@@ -253,6 +264,7 @@ ID_ARGUMENTS = {
     "destination_act_id": "act",
     "conversation_id": "conversation",
     "previous_narrative_id": "narrative",
+    "item_id": "item",
 }
 # Where one tool's id names another kind of row than the name says elsewhere.
 TOOL_ID_ARGUMENTS = {("narrative_search", "id"): "narrative"}

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
-from conversations import chat, compression, services
+from conversations import chat, review, services
 from conversations.models import Message
 from memories.housekeeping import missing_triggers
 from narratives import running
@@ -315,7 +315,7 @@ def test_a_new_conversation_starts_where_the_last_one_left_off(alice, capture):
     with capture(execute=True):
         services.confirm_close(conversation=first)
     first.refresh_from_db()
-    kept = compression.confirm(conversation=first)
+    kept = review.confirm(conversation=first)
     final = narratives.latest(alice)
     assert final.conversation == first and final.engine == "close"
     assert kept[0].narrative == final  # the conversation's memory carries its final link

@@ -124,7 +124,7 @@ STATE = (
     "from conversations.models import Conversation\n"
     "from django_q.models import Success\n"
     "c = Conversation.objects.get()\n"
-    "draft = c.memories.first()\n"
+    "draft = c.memories.filter(kind='memory').first()\n"
     "print(json.dumps({'status': c.status, 'stage': c.compression_stage,\n"
     "  'attempts': c.compression_attempts, 'messages': c.messages.count(),\n"
     "  'report': c.compression_report, 'draft': draft and draft.content,\n"

@@ -11,6 +11,8 @@ import threading
 import pytest
 from playwright.sync_api import sync_playwright
 
+from talkingrock import warmup
+
 # Playwright's sync API runs an asyncio loop in this thread; Django refuses ORM calls from a
 # thread with a running loop unless told that this is deliberate.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -35,8 +37,15 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def warm_models():
+    """The models loaded before the first page, as the web server's workers load them when
+    they start (gunicorn.conf.py): a first message must not wait on them."""
+    warmup.warm()
+
+
 @pytest.fixture
-def page(browser, live_server, transactional_db):
+def page(browser, live_server, transactional_db, warm_models):
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1100, "height": 900})
     context.set_default_timeout(10_000)  # a failure should say so quickly, not hang
     page = context.new_page()

@@ -1,0 +1,330 @@
+"""The review (seed 003): what the member does with a compression's draft before it is kept —
+edit the narrative, the items and the facts, accept or decline each proposed resolution and
+supersession, confirm it in an act, split it across acts, or resume the conversation.
+
+Keeping it confirms the memory and its facts, closes the items accepted as resolved, marks the
+decisions and facts accepted as replaced (``valid_to``, ``superseded_by``: kept as history,
+never deleted) and archives the conversation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from conversations.models import Act, Conversation
+from conversations.services import TransitionError
+from memories import indexing
+from memories.models import Memory, MemoryItem, StateDelta
+from memories.services import clean_content
+from narratives import running
+from talkingrock.text import clean_text
+
+Status = Conversation.Status
+
+
+def draft_of(conversation: Conversation) -> Memory | None:
+    """The conversation's draft memory (its narrative), not its facts."""
+    return (
+        Memory.objects.filter(
+            conversation=conversation, status=Memory.Status.DRAFT, kind=Memory.Kind.MEMORY
+        )
+        .select_related("act")
+        .order_by("pk")
+        .first()
+    )
+
+
+def facts_of(memory: Memory) -> list[Memory]:
+    return list(memory.facts.filter(status=Memory.Status.DRAFT).order_by("pk"))
+
+
+def _reviewable(conversation: Conversation) -> tuple[Conversation, Memory]:
+    current = Conversation.objects.get(pk=conversation.pk, owner_id=conversation.owner_id)
+    if current.status == Status.ARCHIVED:
+        raise TransitionError("This conversation is already archived: its memory was kept.")
+    if not current.review_ready:
+        raise TransitionError("The memory is not ready for review yet.")
+    memory = draft_of(current)
+    if memory is None:
+        raise TransitionError("This conversation has no memory waiting for review.")
+    return current, memory
+
+
+def set_content(memory: Memory, text: str) -> None:
+    """Edit a memory's text; the engine's wording is kept as the original."""
+    text = clean_content(text)
+    if text != memory.content:
+        if not memory.user_edited:
+            memory.original_content = memory.content
+        memory.user_edited = True
+        memory.content = text
+
+
+def save_edits(*, conversation: Conversation, narrative: str | None = None) -> Memory:
+    with transaction.atomic():
+        _, memory = _reviewable(conversation)
+        if narrative is not None:
+            set_content(memory, narrative)
+            memory.save(update_fields=["content", "user_edited", "original_content"])
+    return memory
+
+
+def update_item(*, item: MemoryItem, main: str, detail: str = "") -> MemoryItem:
+    main_key, detail_key = MemoryItem.FIELDS[item.type]
+    main, detail = clean_text(main, multiline=False), clean_text(detail, multiline=False)
+    if not main.strip():
+        raise TransitionError("An item needs some text; remove it instead.")
+    item.data = {**item.data, main_key: main.strip()[:300]}
+    if detail_key:
+        item.data[detail_key] = detail.strip()[:300]
+    item.save(update_fields=["data"])
+    return item
+
+
+def add_item(*, memory: Memory, type: str, main: str, detail: str = "") -> MemoryItem:
+    if type not in MemoryItem.FIELDS:
+        raise TransitionError(f"Unknown item type: {type}.")
+    main, detail = clean_text(main, multiline=False), clean_text(detail, multiline=False)
+    if not main.strip():
+        raise TransitionError("An item needs some text.")
+    main_key, detail_key = MemoryItem.FIELDS[type]
+    data = {main_key: main.strip()[:300]}
+    if detail_key and detail.strip():
+        data[detail_key] = detail.strip()[:300]
+    return MemoryItem.objects.create(memory=memory, type=type, data=data)
+
+
+def update_fact(*, fact: Memory, text: str) -> Memory:
+    set_content(fact, text)
+    fact.save(update_fields=["content", "user_edited", "original_content"])
+    return fact
+
+
+def add_fact(*, memory: Memory, text: str) -> Memory:
+    return Memory.objects.create(
+        owner=memory.owner,
+        content=clean_content(text),
+        kind=Memory.Kind.FACT,
+        source=Memory.Source.MANUAL,
+        act=memory.act,
+        conversation=memory.conversation,
+        derived_from=memory,
+        status=Memory.Status.DRAFT,
+        user_edited=True,
+        happened_at=memory.happened_at,
+        narrative=memory.narrative,
+    )
+
+
+@dataclass
+class Edits:
+    """Changes to a memory's narrative, items and facts: what the review screen's form and the
+    edit_memory tool both ask for, applied by ``edit`` in one transaction."""
+
+    narrative: str | None = None
+    items: dict[int, tuple[str, str]] = field(default_factory=dict)  # id → (main, detail)
+    remove_items: list[int] = field(default_factory=list)
+    add_items: list[tuple[str, str, str]] = field(default_factory=list)  # (type, main, detail)
+    facts: dict[int, str] = field(default_factory=dict)  # id → text
+    remove_facts: list[int] = field(default_factory=list)
+    add_facts: list[str] = field(default_factory=list)
+
+
+def edit(memory: Memory, edits: Edits) -> Memory:
+    """Apply ``edits`` to a memory (a draft under review, or one already kept) and to its own
+    items and facts; ids that are not the memory's are refused."""
+    with transaction.atomic():
+        memory = Memory.objects.select_for_update().get(pk=memory.pk, owner_id=memory.owner_id)
+        items = {item.pk: item for item in memory.items.all()}
+        facts = {fact.pk: fact for fact in memory.facts.all()}
+        stray = (set(edits.items) | set(edits.remove_items)) - set(items)
+        stray |= (set(edits.facts) | set(edits.remove_facts)) - set(facts)
+        if stray:
+            raise TransitionError(f"Items {sorted(stray)} are not part of this memory.")
+        if edits.narrative is not None:
+            set_content(memory, edits.narrative)
+            memory.save(update_fields=["content", "user_edited", "original_content"])
+        for pk, (main, detail) in edits.items.items():
+            if pk not in edits.remove_items:
+                update_item(item=items[pk], main=main, detail=detail)
+        MemoryItem.objects.filter(memory=memory, pk__in=edits.remove_items).delete()
+        for type_, main, detail in edits.add_items:
+            add_item(memory=memory, type=type_, main=main, detail=detail)
+        for pk, text in edits.facts.items():
+            if pk not in edits.remove_facts:
+                update_fact(fact=facts[pk], text=text)
+        # A draft's fact was never kept, so removing it deletes it; a kept fact is archived.
+        Memory.objects.filter(
+            derived_from=memory, pk__in=edits.remove_facts, status=Memory.Status.DRAFT
+        ).delete()
+        Memory.objects.filter(
+            derived_from=memory, pk__in=edits.remove_facts, status=Memory.Status.CONFIRMED
+        ).update(archived_at=timezone.now())
+        for text in edits.add_facts:
+            fact = add_fact(memory=memory, text=text)
+            if memory.status == Memory.Status.CONFIRMED:
+                Memory.objects.filter(pk=fact.pk).update(status=Memory.Status.CONFIRMED)
+    if edits.narrative is not None or edits.facts or edits.add_facts:
+        indexing.request_indexing(owner_id=memory.owner_id)
+    memory.refresh_from_db()
+    return memory
+
+
+@dataclass
+class Part:
+    """One destination of a split: an act, its text, the items and facts that go with it."""
+
+    act: Act
+    text: str
+    item_ids: list[int]
+    fact_ids: list[int] = field(default_factory=list)
+
+
+def confirm(
+    *,
+    conversation: Conversation,
+    destination: Act | None = None,
+    narrative: str | None = None,
+    declined: list[int] = (),
+) -> list[Memory]:
+    """Keep the draft where the member says (the suggestion otherwise), with its facts; apply
+    the accepted deltas and archive the conversation."""
+    with transaction.atomic():
+        current, memory = _reviewable(conversation)
+        if destination is not None:
+            memory.act = destination
+        if narrative is not None:
+            set_content(memory, narrative)
+        return _keep(current, [memory], declined)
+
+
+def split(
+    *, conversation: Conversation, parts: list[Part], declined: list[int] = ()
+) -> list[Memory]:
+    """One memory per destination, each linked to the conversation; items and facts go where
+    assigned (facts not assigned stay with the first part).
+
+    Each part starts from the extracted narrative (the review's split boxes are filled with it):
+    a part kept as it was is not an edit; a part the member rewrote keeps the engine's words as
+    its original; a part left empty is written from its items and is not an edit either."""
+    parts = [part for part in parts if part.text.strip() or part.item_ids or part.fact_ids]
+    if len(parts) < 2:
+        raise TransitionError("A split needs at least two destinations with text or items.")
+    if len({part.act.pk for part in parts}) != len(parts):
+        raise TransitionError("Each destination of a split must be a different act.")
+    with transaction.atomic():
+        current, draft = _reviewable(conversation)
+        owned = set(MemoryItem.objects.filter(memory=draft).values_list("pk", flat=True))
+        own_facts = {fact.pk for fact in facts_of(draft)}
+        extracted = (draft.content, draft.user_edited, draft.original_content)
+        memories = []
+        for index, part in enumerate(parts):
+            if stray := (set(part.item_ids) - owned) | (set(part.fact_ids) - own_facts):
+                raise TransitionError(f"Items {sorted(stray)} are not part of this memory.")
+            content, edited, original = _part_wording(part, *extracted)
+            if index == 0:
+                memory = draft
+                memory.act = part.act
+                memory.content, memory.user_edited, memory.original_content = (
+                    content,
+                    edited,
+                    original,
+                )
+            else:
+                memory = Memory.objects.create(
+                    owner=draft.owner,
+                    content=content,
+                    source=Memory.Source.CONVERSATION,
+                    act=part.act,
+                    conversation=current,
+                    status=Memory.Status.DRAFT,
+                    extraction_engine=draft.extraction_engine,
+                    happened_at=draft.happened_at,
+                    user_edited=edited,
+                    original_content=original,
+                    narrative=draft.narrative,
+                )
+            MemoryItem.objects.filter(pk__in=part.item_ids).update(memory=memory)
+            Memory.objects.filter(pk__in=part.fact_ids).update(derived_from=memory, act=part.act)
+            memories.append(memory)
+        indexing.request_indexing(owner_id=draft.owner_id)
+        return _keep(current, memories, declined)
+
+
+def _part_wording(part: Part, narrative: str, edited: bool, original: str) -> tuple:
+    """(content, user_edited, original_content) of one part of a split."""
+    if not part.text.strip():
+        return text_for_items(part.item_ids), False, ""
+    text = clean_content(part.text)
+    if text == narrative:
+        return narrative, edited, original  # kept as extracted (or as already edited)
+    return text, True, original if edited else narrative
+
+
+def text_for_items(item_ids: list[int]) -> str:
+    items = MemoryItem.objects.filter(pk__in=item_ids).order_by("pk")
+    return " ".join(f"{item.get_type_display()}: {item.text}." for item in items)
+
+
+def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[Memory]:
+    now = timezone.now()
+    changed_at = conversation.started_at or now
+    kept_facts = []
+    for memory in memories:
+        if memory.act.owner_id != conversation.owner_id:
+            raise Act.DoesNotExist("Act matching query does not exist.")
+        memory.status = Memory.Status.CONFIRMED
+        memory.user_reviewed = True
+        memory.save()
+        facts = facts_of(memory)
+        Memory.objects.filter(pk__in=[f.pk for f in facts]).update(
+            status=Memory.Status.CONFIRMED, user_reviewed=True, act=memory.act
+        )
+        kept_facts += facts
+    first = memories[0]
+    declined = set(declined)
+    deltas = StateDelta.objects.filter(memory__in=memories).select_related(
+        "item", "old_fact", "new_item", "new_fact"
+    )
+    for delta in deltas:
+        if delta.pk in declined:
+            delta.accepted = False
+            delta.save(update_fields=["accepted"])
+            continue
+        if delta.resolves and delta.item is not None:
+            MemoryItem.objects.filter(
+                pk=delta.item.pk, memory__owner=conversation.owner_id, is_active=True
+            ).update(
+                is_active=False,
+                resolved_by=first,
+                resolved_at=now,
+                resolution=MemoryItem.Resolution.CONVERSATION,
+            )
+        if delta.type == StateDelta.Type.SUPERSEDED:
+            _supersede(delta, conversation, first, changed_at)
+        delta.applied = True
+        delta.applied_at = now
+        delta.save(update_fields=["applied", "applied_at"])
+    Conversation.objects.filter(pk=conversation.pk).update(
+        status=Status.ARCHIVED, archived_at=now, compression_stage=""
+    )
+    # The member may have edited, added or moved people: the entity graph follows the review.
+    indexing.refresh_mentions([memory.pk for memory in [*memories, *kept_facts]])
+    running.close_link(conversation, memories)  # the thread's link for this conversation
+    return memories
+
+
+def _supersede(delta: StateDelta, conversation: Conversation, first: Memory, when) -> None:
+    """An accepted supersession: the old decision and fact are kept, marked as replaced."""
+    owner = conversation.owner_id
+    if delta.item is not None:
+        MemoryItem.objects.filter(pk=delta.item.pk, memory__owner=owner, valid_to=None).update(
+            valid_to=when, superseded_by=delta.new_item
+        )
+    if delta.old_fact is not None:
+        Memory.objects.filter(pk=delta.old_fact.pk, owner=owner, valid_to=None).update(
+            valid_to=when, superseded_by=delta.new_fact or first
+        )

