@@ -3,38 +3,39 @@
 Usage (from the project root; ``make bench`` runs the defaults)::
 
     .venv/bin/python bench/memory_query.py [--sizes 10000 100000] [--queries 200] [--seed N]
-        [--profile] [--keep] [--reuse DIR] [--variant NAME] [--json FILE]
-        [--autocommit-sample 2000] [--batch 1000]
+        [--batch 1000] [--autocommit-sample 2000] [--keep] [--reuse DIR] [--profile]
+        [--json FILE]
 
 For every size the script starts a child process with a fresh temporary ``TALKINGROCK_DATA_DIR``
 (removed afterwards unless ``--keep``), so the real settings, backend (pysqlite3 + sqlite-vec, WAL,
 IMMEDIATE transactions) and migrations are used, and nothing touches ``var/``. The child:
 
-1. runs ``migrate`` quietly and creates four members;
+1. runs ``migrate`` quietly and creates four members, each with their own keyword index
+   (``memory_fts_<owner id>``, see ``memories/sql.py``);
 2. generates N household-like memories from the seed (no data files): people, appointments,
    places, projects, preferences, decisions and household facts, with detail clauses drawn from a
    Zipf–Mandelbrot vocabulary of 6,000 words (real function and household words at the head,
    generated pseudo-words in the tail), tags, sources, ``created_at`` spread over two years
    before the day of the run, some reinforced/demoted scores, a few archived and draft rows.
    Members hold 40/30/20/10 % of the memories;
-3. stores them one ``memories.services.memory_store`` call each (the FTS5 triggers fire on every
-   insert): all but the last ``--autocommit-sample`` in ``transaction.atomic()`` batches of
-   ``--batch``, the rest in autocommit (one transaction per memory, as the tool API does);
+3. stores them one ``memories.services.memory_store`` call each (the owner's FTS5 trigger fires
+   on every insert): all but the last ``--autocommit-sample`` in ``transaction.atomic()`` batches
+   of ``--batch``, the rest in autocommit (one transaction per memory, as the tool API does);
 4. warms up (40 queries), then runs ``--queries`` mixed queries (rare words, mid-frequency words,
    agent phrasing with common words, names, punctuation/hyphens/URLs/FTS operators, nothing to
    match), each for a random member, through
    ``talkingrock.tools.call_tool(user, "memory_query", query=..., limit=5)`` and prints
-   p50/p95/p99/max overall and per kind of query, with the mean number of FTS matches;
-5. with ``--profile``: times the phases separately (sanitise, the ranking SQL alone, the ORM
-   fetch), prints ``EXPLAIN QUERY PLAN`` and times alternative versions of the ranking SQL on the
-   same queries (copies kept in this file, run on a ``VACUUM INTO`` copy of the database, before
-   and after an FTS ``'optimize'``), with how much of the current top 5 they keep and a relevance
-   proxy (the share of the query's content words found in the results).
+   p50/p95/p99/max overall and per kind of query, with the mean number of rows the member's own
+   index matches for all the query's words and for the words kept within the match budget
+   (``search.within_budget``: the rows the ranking SQL walks);
+5. with ``--profile``: runs the same queries again, timing the phases of
+   ``memories.services.memory_query`` separately (sanitise, the budget probe, the ranking SQL,
+   the ORM fetch), and prints the ``EXPLAIN QUERY PLAN`` of ``search.explain_keyword_search``.
 
-``--variant NAME`` replaces ``memories.search.keyword_search`` inside the benchmark process by one
-of the prototypes below, to measure it end to end; ``memories/search.py`` is never changed.
 ``--reuse DIR`` runs the query phase again on a database kept with ``--keep`` (one size only).
-Timestamps follow the day of the run; texts and queries depend only on ``--seed``.
+The report starts with the command, the date and the load average. Timestamps follow the day of
+the run; texts and queries depend only on ``--seed``. ``bench/recall_latency.py`` and
+``bench/load.py`` import the household generator from here.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ import os
 import platform
 import random
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -500,295 +502,6 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-# --- alternatives of the ranking SQL (copies; memories/search.py is not changed) --------------
-
-# B: the same ranking, but bm25() is evaluated after the owner filter instead of for every FTS
-#    match of every member: a plain CROSS JOIN (FTS first, pinned by CROSS JOIN) with the whole
-#    computation in one SELECT. Same rows, same order.
-OWNER_FIRST_QUERY = """
-SELECT id, bm25, score_weight, 1.0 / (1 + days * ?) AS recency, days,
-       bm25 * score_weight / (1 + days * ?) AS rank
-FROM (
-    SELECT m.id AS id, -bm25(memory_fts, ?, ?, ?) AS bm25,
-           exp(m.score * ?) AS score_weight,
-           max(julianday(?) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
-    FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid
-    WHERE memory_fts MATCH ? AND m.owner_id = ? AND m.status = 'confirmed' {archived_filter}
-)
-ORDER BY rank DESC, id DESC
-LIMIT ?
-"""
-
-
-def owner_first_sql(include_archived: bool = False) -> str:
-    return OWNER_FIRST_QUERY.format(
-        archived_filter="" if include_archived else "AND m.archived_at IS NULL"
-    )
-
-
-def owner_first_params(terms, owner_id: int, now_text: str, limit: int) -> list:
-    from memories import search
-
-    return [
-        search.RECENCY_PER_DAY,
-        search.RECENCY_PER_DAY,
-        *search.BM25_WEIGHTS,
-        search.SCORE_FACTOR,
-        now_text,
-        " OR ".join(f'"{t}"' for t in terms),
-        owner_id,
-        limit,
-    ]
-
-
-# The probe behind the common-term variants: how many rows a term matches, counted only up to
-# the cap, so a term in 60 % of the rows costs ~0.2 ms to recognise rather than a full scan.
-_PROBE = "(SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ? LIMIT ?))"
-
-
-# A conventional English stop-word list, for comparison only: seed 001 rules static lists out.
-STOP_WORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for from
-    further had has have having he her here hers him his how i if in into is it its just me more
-    most my no nor not now of off on once only or other our ours out over own same she should so
-    some such than that the their them then there these they this those through to too under
-    until up very was we were what when where which while who whom why will with would you your""".split()
-)
-
-
-def drop_stop_words(terms: tuple[str, ...]) -> tuple[str, ...]:
-    kept = tuple(t for t in terms if t.casefold() not in STOP_WORDS)
-    return kept or terms
-
-
-def drop_common_terms(cursor, terms: tuple[str, ...], share: float) -> tuple[str, ...]:
-    """Keep the terms that match at most ``share`` of the rows; all of them if none does.
-
-    FTS5's bm25 gives such a term an IDF of log((N − n + ½)/(n + ½)): ≤ 2.2 at 10 % of the rows,
-    clamped to 1e-6 above 50 %, against 7–9 for the rare words that decide the ranking. They add
-    little to the order and almost all of the cost (every matching row is scored).
-    """
-    if len(terms) < 2:
-        return terms
-    cursor.execute("SELECT max(id) FROM memories_memory")
-    rows = cursor.fetchone()[0] or 0
-    cap = max(int(rows * share), 1)
-    params: list = []
-    for term in terms:
-        params += [f'"{term}"', cap + 1]
-    cursor.execute("SELECT " + ", ".join([_PROBE] * len(terms)), params)
-    counts = cursor.fetchone()
-    kept = tuple(t for t, n in zip(terms, counts, strict=True) if n <= cap)
-    return kept or terms
-
-
-def budget_terms(cursor, terms: tuple[str, ...], budget: int) -> tuple[str, ...]:
-    """Keep the rarest terms while their summed match counts stay within ``budget`` rows.
-
-    The rarest term is always kept. A query whose words are all specific keeps every word; only
-    broad queries (common words) are narrowed, and only as far as the cost requires. The cost of
-    the ranking is proportional to the rows it scores, so this bounds it at any database size.
-    """
-    if len(terms) < 2:
-        return terms
-    params: list = []
-    for term in terms:
-        params += [f'"{term}"', budget + 1]
-    cursor.execute("SELECT " + ", ".join([_PROBE] * len(terms)), params)
-    counts = cursor.fetchone()
-    kept: set[int] = set()
-    total = 0
-    for index in sorted(range(len(terms)), key=lambda i: counts[i]):
-        if kept and total + counts[index] > budget:
-            break
-        kept.add(index)
-        total += counts[index]
-    return tuple(term for index, term in enumerate(terms) if index in kept)
-
-
-def alternatives() -> dict:
-    """name → function(raw cursor, owner_id, terms, now_text, limit) → ranked ids."""
-    from memories import search
-
-    current_sql = search._keyword_sql(include_archived=False).replace("%s", "?").replace("%%", "%")
-
-    def match_of(terms):
-        return " OR ".join(f'"{t}"' for t in terms)
-
-    def current(cursor, owner_id, terms, now_text, limit):
-        params = search._keyword_params(match_of(terms), owner_id, NOW, limit)
-        return [row[0] for row in cursor.execute(current_sql, params)]
-
-    def owner_first(cursor, owner_id, terms, now_text, limit):
-        cursor.execute(owner_first_sql(), owner_first_params(terms, owner_id, now_text, limit))
-        return [row[0] for row in cursor.fetchall()]
-
-    def narrowing(ranker, narrow):
-        """Run ``ranker`` on the terms ``narrow`` keeps; count the queries it narrowed."""
-
-        def run(cursor, owner_id, terms, now_text, limit):
-            kept = narrow(cursor, terms)
-            run.last = kept != terms
-            run.narrowed += run.last
-            return ranker(cursor, owner_id, kept, now_text, limit)
-
-        run.narrowed, run.last = 0, False
-        return run
-
-    def without_common(ranker, share):
-        return narrowing(ranker, lambda cursor, terms: drop_common_terms(cursor, terms, share))
-
-    def within_budget(ranker, budget):
-        return narrowing(ranker, lambda cursor, terms: budget_terms(cursor, terms, budget))
-
-    return {
-        "A current (materialised CTE, bm25 for every match)": current,
-        "B bm25 after the owner filter (plain CROSS JOIN)": owner_first,
-        "S = B, English stop words dropped": narrowing(
-            owner_first, lambda cursor, terms: drop_stop_words(terms)
-        ),
-        "C = B, terms in > 10 % of rows dropped": without_common(owner_first, 0.10),
-        "C = B, terms in > 5 % of rows dropped": without_common(owner_first, 0.05),
-        "D = B, rarest terms within 10,000 matches": within_budget(owner_first, 10_000),
-        "D = B, rarest terms within 5,000 matches": within_budget(owner_first, 5_000),
-        "D = B, rarest terms within 2,500 matches": within_budget(owner_first, 2_500),
-    }
-
-
-PROTOTYPES = {  # name → how the terms are narrowed before the owner-first query
-    "current": None,
-    "owner-first": lambda cursor, terms: terms,
-    "owner-first+budget5000": lambda cursor, terms: budget_terms(cursor, terms, 5_000),
-    "owner-first+budget10000": lambda cursor, terms: budget_terms(cursor, terms, 10_000),
-    "owner-first+stopwords": lambda cursor, terms: drop_stop_words(terms),
-}
-
-
-def install_prototype(name: str) -> None:
-    """Replace ``memories.search.keyword_search`` in this process only, to measure end to end.
-
-    The service calls it with the sanitised MATCH expression ("a" OR "b" ...); the prototype
-    recovers the terms from it, optionally narrows them to the match budget, and runs the
-    owner-first query. Nothing on disk changes.
-    """
-    if name == "current":
-        return
-    from django.db import connection
-
-    from memories import search
-
-    narrow = PROTOTYPES[name]
-
-    def keyword_search(*, owner_id, match, limit, include_archived, now):
-        if not match:
-            return []
-        terms = tuple(term[1:-1] for term in match.split(" OR "))
-        with connection.cursor() as cursor:
-            terms = narrow(cursor, terms)
-            cursor.execute(
-                owner_first_sql(include_archived),
-                owner_first_params(terms, owner_id, search._utc_text(now), limit),
-            )
-            return [search.RankedHit(*row) for row in cursor.fetchall()]
-
-    search.keyword_search = keyword_search
-
-
-def raw_connection(path: Path):
-    """A connection to a copy of the database, configured like the app's (driver, PRAGMAs)."""
-    from django.db import connection
-
-    raw = connection.Database.connect(str(path))
-    raw.enable_load_extension(True)
-    import sqlite_vec
-
-    sqlite_vec.load(raw)
-    raw.enable_load_extension(False)
-    for pragma in connection.settings_dict["OPTIONS"]["init_command"].split(";"):
-        if pragma.strip() and "journal_mode" not in pragma:
-            raw.execute(pragma)
-    return raw
-
-
-def coverage(cursor, ids: list[int], terms: tuple[str, ...]) -> float | None:
-    """Relevance proxy: the share of the query's content words (stop words aside) that the
-    average result contains, as whole words of its content or tags. Same for every variant."""
-    if not ids:
-        return None
-    wanted = {t.casefold() for t in terms if t.casefold() not in STOP_WORDS}
-    wanted = wanted or {t.casefold() for t in terms}
-    marks = ", ".join("?" * len(ids))
-    cursor.execute(f"SELECT content, tags FROM memories_memory WHERE id IN ({marks})", ids)
-    shares = []
-    for content, tags in cursor.fetchall():
-        words = {w.casefold() for w in _TOKEN.findall(f"{content} {tags}")}
-        shares.append(len(wanted & words) / len(wanted))
-    return statistics.fmean(shares)
-
-
-def time_alternatives(raw, queries, users, now_text, repeat: int = 1) -> dict:
-    from memories import search
-
-    results: dict[str, dict] = {}
-    reference: dict[int, list[int]] = {}
-    reference_coverage: dict[int, float | None] = {}
-    for name, function in alternatives().items():
-        times: list[float] = []
-        overlap: list[float] = []
-        overlap_narrowed: list[float] = []
-        covered: list[float] = []
-        covered_narrowed: list[float] = []
-        same_top1: list[bool] = []
-        by_kind: dict[str, list[float]] = {}
-        cursor = raw.cursor()
-        for index, (kind, query, member_index) in enumerate(queries):
-            terms = search.sanitise(query).terms
-            if not terms:
-                continue
-            function(cursor, users[member_index].pk, terms, now_text, 5)  # warm this query
-            best = math.inf
-            for _ in range(repeat):
-                ms, ids = timed(function, cursor, users[member_index].pk, terms, now_text, 5)
-                best = min(best, ms)
-            times.append(best)
-            by_kind.setdefault(kind, []).append(best)
-            narrowed = getattr(function, "last", False)
-            share = coverage(cursor, ids, terms)
-            if name.startswith("A "):
-                reference_coverage[index] = share
-            if share is not None:
-                covered.append(share)
-            if narrowed and reference_coverage.get(index) is not None:
-                covered_narrowed.append((reference_coverage[index], share or 0.0))
-            if name.startswith("A "):
-                reference[index] = ids
-            elif reference.get(index):
-                shared = len(set(ids) & set(reference[index])) / len(reference[index])
-                overlap.append(shared)
-                same_top1.append(ids[:1] == reference[index][:1])
-                if narrowed:
-                    overlap_narrowed.append(shared)
-        results[name] = {
-            "narrowed": getattr(function, "narrowed", 0) / (1 + repeat) / max(len(times), 1),
-            "all": summary(times),
-            "by_kind": {k: summary(v) for k, v in by_kind.items()},
-            "coverage": statistics.fmean(covered) if covered else None,
-            "coverage_narrowed": [
-                statistics.fmean(a for a, _ in covered_narrowed),
-                statistics.fmean(b for _, b in covered_narrowed),
-            ]
-            if covered_narrowed
-            else None,
-            "top5_overlap": statistics.fmean(overlap) if overlap else None,
-            "top5_overlap_narrowed": statistics.fmean(overlap_narrowed)
-            if overlap_narrowed
-            else None,
-            "same_top1": statistics.fmean(same_top1) if same_top1 else None,
-        }
-    return results
-
-
 # --- the child: one size -----------------------------------------------------------------------
 
 
@@ -844,18 +557,21 @@ def build(size: int, corpus: Corpus, items, args) -> dict:
     }
 
 
-def fts_counts(cursor, match: str, owner_id: int) -> tuple[int, int]:
-    if not match:
-        return 0, 0
-    cursor.execute("SELECT count(*) FROM memory_fts WHERE memory_fts MATCH %s", [match])
-    total = cursor.fetchone()[0]
-    cursor.execute(
-        "SELECT count(*) FROM memory_fts CROSS JOIN memories_memory AS m ON m.id = memory_fts.rowid "
-        "WHERE memory_fts MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' "
-        "AND m.archived_at IS NULL",
-        [match, owner_id],
-    )
-    return total, cursor.fetchone()[0]
+def fts_counts(cursor, terms: tuple[str, ...], owner_id: int) -> tuple[int, int]:
+    """Rows of the member's own index that match all the query's words, and the words kept within
+    the match budget: the rows the ranking SQL walks (drafts and archived rows included)."""
+    from memories import search, sql
+
+    table = sql.member_fts(owner_id)
+    counts = []
+    for words in (terms, search.within_budget(terms, owner_id=owner_id)[0]):
+        if not words:
+            counts.append(0)
+            continue
+        match = search.match_expression(words)
+        cursor.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH %s", [match])
+        counts.append(cursor.fetchone()[0])
+    return counts[0], counts[1]
 
 
 def run_queries(queries, users) -> list[dict]:
@@ -868,105 +584,63 @@ def run_queries(queries, users) -> list[dict]:
     for kind, query, member_index in queries:
         user = users[member_index]
         ms, answer = timed(call_tool, user, "memory_query", query=query, limit=5)
-        results.append(
-            {
-                "kind": kind,
-                "query": query,
-                "ms": ms,
-                "hits": len(answer["results"]),
-                "user": user.pk,
-            }
-        )
+        hits = len(answer["results"])
+        results.append({"kind": kind, "query": query, "ms": ms, "hits": hits, "user": user.pk})
+    # Counted after the timed pass, so that counting warms nothing for a query still to come.
     with connection.cursor() as cursor:
         for row in results:
-            match = search.sanitise(row["query"]).match
-            row["fts_total"], row["fts_owner"] = fts_counts(cursor, match, row["user"])
+            terms = search.sanitise(row["query"]).terms
+            row["fts_member"], row["fts_kept"] = fts_counts(cursor, terms, row["user"])
     return results
 
 
-def profile(queries, users, now, data_dir: Path) -> dict:
-    """Phase timings and alternatives, on the same queries, after the end-to-end pass."""
-    from django.db import connection
+PHASES = ("sanitise", "budget probe", "ranking SQL", "ORM fetch", "tool end to end")
+
+
+def profile(queries, users) -> dict:
+    """The phases of ``memories.services.memory_query`` timed one by one, on the same queries."""
     from django.utils import timezone
 
     from memories import search
     from memories.models import Memory
     from talkingrock.tools import call_tool
 
-    phases = {"sanitise": [], "sql": [], "orm_fetch": [], "tool end to end": []}
-    per_kind_sql: dict[str, list[float]] = {}
+    by_kind: dict[str, dict[str, list[float]]] = {}
     for kind, query, member_index in queries:
-        user = users[member_index]
+        owner_id = users[member_index].pk
+        spent = by_kind.setdefault(kind, {phase: [] for phase in PHASES})
         ms, sanitised = timed(search.sanitise, query)
-        phases["sanitise"].append(ms)
-        ms, _ = timed(call_tool, user, "memory_query", query=query, limit=5)
-        phases["tool end to end"].append(ms)
-        if not sanitised.match:
-            continue
-        ms, rows = timed(
-            search.keyword_search,
-            owner_id=user.pk,
-            match=sanitised.match,
-            limit=5,
-            include_archived=False,
-            now=timezone.now(),
-        )
-        phases["sql"].append(ms)
-        per_kind_sql.setdefault(kind, []).append(ms)
-        ms, _ = timed(
-            lambda ids: Memory.objects.select_related("act").in_bulk(ids),
-            [row.memory_id for row in rows],
-        )
-        phases["orm_fetch"].append(ms)
+        spent["sanitise"].append(ms)
+        if sanitised.terms:
+            ms, (kept, _) = timed(search.within_budget, sanitised.terms, owner_id=owner_id)
+            spent["budget probe"].append(ms)
+            match, now = search.match_expression(kept), timezone.now()
+            ms, rows = timed(
+                search.keyword_search,
+                owner_id=owner_id,
+                match=match,
+                limit=5,
+                include_archived=False,
+                now=now,
+            )
+            spent["ranking SQL"].append(ms)
+            ids = [row.memory_id for row in rows]
+            ms, _ = timed(Memory.objects.select_related("act").in_bulk, ids)
+            spent["ORM fetch"].append(ms)
+        ms, _ = timed(call_tool, users[member_index], "memory_query", query=query, limit=5)
+        spent["tool end to end"].append(ms)
 
     plans = {}
     for kind in ("mid 3-5", "common words"):
-        sample = next((q for q in queries if q[0] == kind), None)
-        if sample:
-            match = search.sanitise(sample[1]).match
-            plans[sample[1]] = search.explain_keyword_search(
-                owner_id=users[sample[2]].pk, match=match
-            )
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "EXPLAIN QUERY PLAN " + owner_first_sql(),
-                    owner_first_params(
-                        search.sanitise(sample[1]).terms,
-                        users[sample[2]].pk,
-                        search._utc_text(now),
-                        5,
-                    ),
-                )
-                plans[f"B: {sample[1]}"] = [row[-1] for row in cursor.fetchall()]
-
-    # Alternatives run on a copy, so that the FTS 'optimize' below leaves the kept database as
-    # the app left it. Best of three runs per query, after one warm-up run.
-    now_text = search._utc_text(now)
-    copy = data_dir / "copy.sqlite3"
-    copy.unlink(missing_ok=True)
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM INTO %s", [str(copy)])
-    raw = raw_connection(copy)
-    try:
-        segments = raw.execute("SELECT count(*) FROM memory_fts_idx").fetchone()[0]
-        alt = time_alternatives(raw, queries, users, now_text, repeat=3)
-        start = time.perf_counter()
-        raw.execute("INSERT INTO memory_fts(memory_fts) VALUES ('optimize')")
-        raw.commit()
-        optimize_seconds = time.perf_counter() - start
-        segments_after = raw.execute("SELECT count(*) FROM memory_fts_idx").fetchone()[0]
-        alt_optimized = time_alternatives(raw, queries, users, now_text, repeat=3)
-    finally:
-        raw.close()
-        copy.unlink(missing_ok=True)
+        for _, query, member_index in [q for q in queries if q[0] == kind][:1]:
+            owner_id = users[member_index].pk
+            kept, _ = search.within_budget(search.sanitise(query).terms, owner_id=owner_id)
+            match = search.match_expression(kept)
+            plans[match] = search.explain_keyword_search(owner_id=owner_id, match=match)
     return {
-        "phases": {k: summary(v) for k, v in phases.items()},
-        "sql_by_kind": {k: summary(v) for k, v in per_kind_sql.items()},
+        "phases": {p: summary([ms for s in by_kind.values() for ms in s[p]]) for p in PHASES},
+        "by_kind": {k: {p: summary(v) for p, v in s.items()} for k, s in by_kind.items()},
         "plans": plans,
-        "alternatives": alt,
-        "fts_idx_rows": [segments, segments_after],
-        "optimize_seconds": optimize_seconds,
-        "alternatives_optimized": alt_optimized,
     }
 
 
@@ -976,17 +650,11 @@ def child(args) -> None:
     from django.contrib.auth import get_user_model
     from django.db import connection
 
-    install_prototype(args.variant)
     corpus = Corpus(args.seed)
     log(f"[{size}] generating {size} memories (seed {args.seed}) …")
     items = list(corpus.memories(size, NOW))
     df = document_frequencies(items)
-    result: dict = {
-        "size": size,
-        "seed": args.seed,
-        "variant": args.variant,
-        "machine": machine_facts(),
-    }
+    result: dict = {"size": size, "seed": args.seed, "machine": machine_facts()}
     result["load_before"] = os.getloadavg()
     User = get_user_model()
     if User.objects.filter(username__in=MEMBERS).count() == len(MEMBERS):
@@ -996,144 +664,108 @@ def child(args) -> None:
         result["store"] = build(size, corpus, items, args)
     users = [User.objects.get(username=name) for name in MEMBERS]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM memories_memory")
-        result["memories"] = cursor.fetchone()[0]
         cursor.execute("SELECT owner_id, count(*) FROM memories_memory GROUP BY owner_id")
         result["per_member"] = dict(cursor.fetchall())
     db_file = Path(os.environ["TALKINGROCK_DATA_DIR"]) / "talkingrock.sqlite3"
     result["db_bytes"] = db_file.stat().st_size
 
-    rng = random.Random(args.seed + size)
     warmup = make_queries(random.Random(args.seed - 1), 40, df, size, corpus)
-    queries = make_queries(rng, args.queries, df, size, corpus)
+    queries = make_queries(random.Random(args.seed + size), args.queries, df, size, corpus)
     log(f"[{size}] warming up ({len(warmup)} queries) …")
     run_queries(warmup, users)
     result["load_queries"] = os.getloadavg()
     log(f"[{size}] running {len(queries)} queries …")
-    rows = run_queries(queries, users)
-    result["queries"] = rows
+    result["queries"] = run_queries(queries, users)
     result["load_after"] = os.getloadavg()
     if args.profile:
         log(f"[{size}] profiling …")
-        result["profile"] = profile(queries, users, NOW, Path(os.environ["TALKINGROCK_DATA_DIR"]))
+        result["profile"] = profile(queries, users)
     Path(args.result_file).write_text(json.dumps(result, default=str))
 
 
 # --- the parent: orchestration and report -----------------------------------------------------
 
 
-def fmt(value: float) -> str:
-    return (
-        "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.2f}"
-    )
+def fmt(value: float | None) -> str:
+    return "–" if value is None or math.isnan(value) else f"{value:.2f}"
 
 
-def pct(value) -> str:
-    return "–" if value is None else f"{value:.0%}"
+def loads(values) -> str:
+    return "(" + ", ".join(f"{x:.2f}" for x in values) + ")"
+
+
+def table(header: str, rows: list[list]) -> list[str]:
+    columns = header.split(" | ")
+    return [
+        f"| {header} |",
+        "|---" * len(columns) + "|",
+        *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows),
+    ]
 
 
 def report(result: dict) -> str:
-    lines = []
-    size = result["size"]
-    rows = result["queries"]
-    lines.append(
+    size, rows, store = result["size"], result["queries"], result["store"]
+    lines = [
         f"\n## {size:,} memories  (db {result['db_bytes'] / 1e6:.0f} MB, per member "
-        f"{sorted(result['per_member'].values(), reverse=True)})"
-    )
-    if result.get("variant", "current") != "current":
-        lines.append(
-            f"PROTOTYPE: memories.search.keyword_search replaced in the benchmark process by "
-            f"{result['variant']!r} (memories/search.py unchanged)"
-        )
-    lines.append(
+        f"{sorted(result['per_member'].values(), reverse=True)})",
         "load average (1, 5, 15 min) before / at the query phase / after: "
-        + " / ".join(
-            "(" + ", ".join(f"{x:.2f}" for x in result[key]) + ")"
-            for key in ("load_before", "load_queries", "load_after")
-        )
-    )
-    store = result["store"]
-    if store:
-        lines.append(
-            f"store rate: {store['batched_rate']:,.0f} memories/s in transaction.atomic() "
-            f"batches ({store['batched_count']:,} in {store['batched_seconds']:.1f} s); "
-            f"{store['autocommit_rate']:,.0f} memories/s autocommit, one transaction each "
-            f"({store['autocommit_count']:,} in {store['autocommit_seconds']:.1f} s, last ones stored)"
-        )
-    header = "| queries | n | p50 ms | p95 ms | p99 ms | max ms | mean FTS matches (all members) | mean matches (member) | mean hits |"
-    lines += [header, "|---|---|---|---|---|---|---|---|---|"]
-    groups = [("all", rows)] + [
-        (kind, [r for r in rows if r["kind"] == kind]) for kind, _ in QUERY_MIX
+        + " / ".join(loads(result[k]) for k in ("load_before", "load_queries", "load_after")),
+        f"store rate: {store['batched_rate']:,.0f} memories/s in transaction.atomic() batches "
+        f"({store['batched_count']:,} in {store['batched_seconds']:.1f} s); "
+        f"{store['autocommit_rate']:,.0f} memories/s autocommit, one transaction each "
+        f"({store['autocommit_count']:,} in {store['autocommit_seconds']:.1f} s, last ones stored)"
+        if store
+        else "store rate: – (database reused)",
     ]
+    groups = [("all", rows)] + [(k, [r for r in rows if r["kind"] == k]) for k, _ in QUERY_MIX]
+    stats = []
     for name, group in groups:
-        if not group:
-            continue
-        s = summary([r["ms"] for r in group])
-        lines.append(
-            f"| {name} | {s['n']} | {fmt(s['p50'])} | {fmt(s['p95'])} | {fmt(s['p99'])} | "
-            f"{fmt(s['max'])} | {statistics.fmean(r['fts_total'] for r in group):,.0f} | "
-            f"{statistics.fmean(r['fts_owner'] for r in group):,.0f} | "
-            f"{statistics.fmean(r['hits'] for r in group):.1f} |"
-        )
+        if group:
+            s = summary([r["ms"] for r in group])
+            stats.append(
+                [name, s["n"], *(fmt(s[p]) for p in ("p50", "p95", "p99", "max"))]
+                + [
+                    f"{statistics.fmean(r[k] for r in group):,.0f}"
+                    for k in ("fts_member", "fts_kept")
+                ]
+                + [f"{statistics.fmean(r['fts_kept'] < r['fts_member'] for r in group):.0%}"]
+                + [f"{statistics.fmean(r['hits'] for r in group):.1f}"]
+            )
+    lines += table(
+        "queries | n | p50 ms | p95 ms | p99 ms | max ms | member's FTS matches, all words"
+        " | within budget | narrowed | mean hits",
+        stats,
+    )
     slow = sorted(rows, key=lambda r: -r["ms"])[:5]
     lines.append(
         "slowest: "
-        + "; ".join(f"{r['ms']:.1f} ms {r['query']!r} ({r['fts_total']:,} matches)" for r in slow)
+        + "; ".join(
+            f"{r['ms']:.1f} ms {r['query']!r} ({r['fts_member']:,} → {r['fts_kept']:,} matches)"
+            for r in slow
+        )
     )
     if "profile" in result:
         prof = result["profile"]
-        lines.append("\nphases (each query again, separately):")
-        lines.append("| phase | n | p50 ms | p95 ms | max ms |")
-        lines.append("|---|---|---|---|---|")
-        for name, s in prof["phases"].items():
-            lines.append(
-                f"| {name} | {s['n']} | {fmt(s['p50'])} | {fmt(s['p95'])} | {fmt(s['max'])} |"
-            )
-        for kind, s in prof["sql_by_kind"].items():
-            lines.append(
-                f"| sql: {kind} | {s['n']} | {fmt(s['p50'])} | {fmt(s['p95'])} | {fmt(s['max'])} |"
-            )
-        for query, plan in prof["plans"].items():
-            lines.append(f"\nEXPLAIN QUERY PLAN for {query!r}:")
+        lines.append("\nphases of memory_query (each query again, phase by phase):")
+        lines += table(
+            "phase | n | p50 ms | p95 ms | p99 ms | max ms",
+            [
+                [p, s["n"], *(fmt(s[q]) for q in ("p50", "p95", "p99", "max"))]
+                for p, s in prof["phases"].items()
+            ],
+        )
+        lines.append("\np50 / p95 ms per kind of query:")
+        lines += table(
+            "queries | " + " | ".join(PHASES),
+            [
+                [k] + [f"{fmt(s[p]['p50'])} / {fmt(s[p]['p95'])}" for p in PHASES]
+                for k, s in ((k, prof["by_kind"].get(k)) for k, _ in QUERY_MIX)
+                if s
+            ],
+        )
+        for match, plan in prof["plans"].items():
+            lines.append(f"\nEXPLAIN QUERY PLAN of keyword_search for {match!r}:")
             lines += [f"    {step}" for step in plan]
-        for title, key in (
-            ("as built", "alternatives"),
-            (
-                "after INSERT INTO memory_fts(memory_fts) VALUES('optimize')",
-                "alternatives_optimized",
-            ),
-        ):
-            lines.append(
-                f"\nalternatives of the ranking SQL, SQL only, best of 3 per query, index {title} "
-                f"(memory_fts_idx rows {prof['fts_idx_rows'][0 if key == 'alternatives' else 1]}):"
-            )
-            kinds = [kind for kind, _ in QUERY_MIX if kind != "no match"]
-            lines.append(
-                "| variant | p50 ms | p95 ms | p99 ms | max ms | "
-                + " | ".join(f"{k} p95" for k in kinds)
-                + " | top-5 overlap with A | same top-1 | queries narrowed | overlap on those"
-                " | content words covered | on narrowed queries, A → variant |"
-            )
-            lines.append("|---" * (11 + len(kinds)) + "|")
-            for name, a in prof[key].items():
-                s = a["all"]
-                overlap, top1 = a["top5_overlap"], a["same_top1"]
-                lines.append(
-                    f"| {name} | {fmt(s['p50'])} | {fmt(s['p95'])} | {fmt(s['p99'])} | "
-                    f"{fmt(s['max'])} | "
-                    + " | ".join(fmt(a["by_kind"].get(k, {}).get("p95")) for k in kinds)
-                    + f" | {'–' if overlap is None else f'{overlap:.1%}'}"
-                    f" | {'–' if top1 is None else f'{top1:.1%}'} | {a['narrowed']:.0%}"
-                    f" | {pct(a['top5_overlap_narrowed'])}"
-                    f" | {pct(a['coverage'])} | "
-                    + (
-                        "–"
-                        if a["coverage_narrowed"] is None
-                        else " → ".join(pct(x) for x in a["coverage_narrowed"])
-                    )
-                    + " |"
-                )
-        lines.append(f"FTS 'optimize' took {prof['optimize_seconds']:.1f} s.")
     return "\n".join(lines)
 
 
@@ -1149,52 +781,43 @@ def parse_args(argv=None):
         default=2000,
         help="the last N memories are stored in autocommit, to report that rate too",
     )
-    parser.add_argument("--profile", action="store_true", help="phase timings and alternatives")
+    parser.add_argument("--profile", action="store_true", help="time the phases of the query")
     parser.add_argument("--keep", action="store_true", help="keep the temporary data directories")
     parser.add_argument("--reuse", type=Path, help="query a database kept with --keep (one size)")
     parser.add_argument("--json", type=Path, help="also write all results to this JSON file")
-    parser.add_argument(
-        "--variant",
-        choices=sorted(PROTOTYPES),
-        default="current",
-        help="measure a prototype of keyword_search end to end (patched in the child only)",
-    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--result-file", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
+def command_line(argv: list[str]) -> str:
+    """The command as typed from the project root, for the report."""
+    python = os.path.relpath(sys.executable, ROOT)
+    python = sys.executable if python.startswith("..") else python
+    return shlex.join([python, os.path.relpath(Path(__file__).resolve(), ROOT), *argv])
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
     if args.child:
         child(args)
         return 0
     if args.reuse and len(args.sizes) != 1:
         sys.exit("--reuse takes exactly one --sizes value")
-    results = []
     started = datetime.now(UTC)
+    print(f"command: {command_line(argv)}")
+    print(
+        f"date: {started:%Y-%m-%d %H:%M} UTC; load average at the start: {loads(os.getloadavg())}"
+    )
+    results = []
     for size in args.sizes:
         data_dir = args.reuse or Path(tempfile.mkdtemp(prefix=f"talkingrock-bench-{size}-"))
         result_file = Path(tempfile.mkstemp(prefix="talkingrock-bench-", suffix=".json")[1])
-        command = [
-            sys.executable,
-            str(Path(__file__).resolve()),
-            "--child",
-            "--sizes",
-            str(size),
-            "--queries",
-            str(args.queries),
-            "--seed",
-            str(args.seed),
-            "--batch",
-            str(args.batch),
-            "--autocommit-sample",
-            str(args.autocommit_sample),
-            "--result-file",
-            str(result_file),
-            "--variant",
-            args.variant,
-        ] + (["--profile"] if args.profile else [])
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", "--sizes", str(size)]
+        command += ["--result-file", str(result_file)] + (["--profile"] if args.profile else [])
+        for option in ("queries", "seed", "batch", "autocommit_sample"):
+            command += [f"--{option.replace('_', '-')}", str(getattr(args, option))]
         env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)}
         env.pop("DJANGO_SETTINGS_MODULE", None)
         try:
@@ -1208,14 +831,16 @@ def main(argv=None) -> int:
                 log(f"[{size}] kept {data_dir}")
         results.append(result)
         print(report(result), flush=True)
-    machine = results[0]["machine"]
+    m = results[0]["machine"]
     print(
-        f"\nmachine: {machine['cpu_count']} CPUs ({machine['cpu_model']}), Python {machine['python']}, "
-        f"Django {machine['django']}, {machine['driver']} with SQLite {machine['sqlite']}, "
-        f"sqlite-vec {machine['sqlite_vec']}, {machine['platform']}; started {started:%Y-%m-%d %H:%M} UTC"
+        f"\nmachine: {m['cpu_count']} CPUs ({m['cpu_model']}), Python {m['python']}, Django "
+        f"{m['django']}, {m['driver']} with SQLite {m['sqlite']}, sqlite-vec {m['sqlite_vec']}, "
+        f"{m['platform']}; finished {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average "
+        f"{loads(os.getloadavg())}"
     )
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1, default=str))
+        meta = {"command": command_line(argv), "started": started.isoformat()}
+        args.json.write_text(json.dumps([{**meta, **r} for r in results], indent=1, default=str))
     return 0
 
 
