@@ -11,6 +11,9 @@ timeout = 120
 # (talkingrock/text.py, MAX_SEARCH_CHARS); beyond it gunicorn answers a bare 414.
 limit_request_line = 8190
 accesslog = "-"
+# gunicorn 27 opens a control socket at one path per user (~/.gunicorn/gunicorn.ctl): two
+# servers on one machine (make run beside the tests or a benchmark) would fight over it. Unused.
+control_socket_disable = True
 
 
 def post_worker_init(worker):

@@ -38,13 +38,17 @@ keyword mix: rare and mid-frequency words, agent phrasing, names, punctuation an
 no match) for ``memory_query`` and the keyword search page, and the household questions of
 bench/recall_latency.py for ``search_memories`` and the search page by meaning.
 
-After ``--warmup`` seconds (each gunicorn worker loads the model and the member's vectors on
-its first recall) the clients run ``--duration`` seconds more; the figures are the requests
-completed inside that window: count, requests/s, p50/p95/max latency and errors (an exception
-or a status of 400 or more), per kind and overall, with every status seen. Also printed: the
-command, date, machine, load average before and after, the server's settings, each server
-process's thread count and CPU time in the window, and what the server logged (tracebacks,
-"database is locked", worker timeouts).
+Pages are fetched without their static files (a browser loads those once and caches them).
+
+First, rounds of simultaneous ``search_memories`` calls until every gunicorn worker has loaded
+torch, the model and the member's vectors (several seconds, once per worker); then ``--warmup``
+seconds of the mix, left out of the figures; then ``--duration`` seconds measured. The figures
+are the requests completed inside that window: count, requests/s, p50/p95/max latency and
+errors (an exception or a status of 400 or more), per kind and overall, with every status seen.
+Also printed: the command, date, machine, load average before and after, the server's settings,
+each server process's thread count and CPU time in the window, the CPU time everything else on
+the machine took meanwhile (with a warning when it is more than 5 %: the figures are then not
+the app's alone), and what the server logged (tracebacks, "database is locked", worker timeouts).
 """
 
 from __future__ import annotations
@@ -335,8 +339,8 @@ def cookies_of(headers) -> dict[str, str]:
     return {key: morsel.value for key, morsel in jar.items()}
 
 
-def wait_until_up(target: Target, processes: list[subprocess.Popen]) -> bool:
-    deadline = time.monotonic() + STARTUP_SECONDS
+def wait_until_up(target: Target, processes: list[subprocess.Popen], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if any(process.poll() is not None for process in processes):
             return False
@@ -620,6 +624,9 @@ def main(argv=None) -> int:
             target = Target(parsed.hostname, parsed.port or 80, args.token)
             username, password = args.user, args.password
             print(f"server: {args.url} (already running; its settings are its own)")
+            if not wait_until_up(target, [], 10):
+                print(f"{args.url} did not answer GET /accounts/login/ with 200 within 10 s")
+                return 2
         else:
             run_dir = Path(tempfile.mkdtemp(prefix="talkingrock-load-"))
             account = prepare_data(args, run_dir)
@@ -653,7 +660,7 @@ def main(argv=None) -> int:
                 f"({username}) holds {account['member_memories']:,}, "
                 f"{account['member_indexed']:,} of them embedded"
             )
-            if not wait_until_up(target, list(servers.values())):
+            if not wait_until_up(target, list(servers.values()), STARTUP_SECONDS):
                 print(f"the server did not answer within {STARTUP_SECONDS} s; its log:")
                 for line in log_findings([run_dir / "server.log", run_dir / "worker.log"]):
                     print(line)
