@@ -4,7 +4,8 @@ Texting shorthand ("bc", "w/", "tmrw", "abt"), contractions typed without their 
 ("dont", "hes", "thats"), thousands written "6k" or "six grand", curly quotes. The rewritten text
 is what the parser, the classifier and the items see; the member's own words stay in the
 transcript. Only spellings that cannot mean anything else are rewritten: "its", "were", "well",
-"ill", "id", "shell" and "wed" are real words too, so they are left alone (the parser copes).
+"ill", "id", "shell" and "wed" are real words too, so they are read as contractions only where
+the next word says so ("shell tell us", not "a shell").
 
 The tables are general English usage, written from how people text, not from any evaluation
 transcript (tests/data/households/README.md).
@@ -211,6 +212,10 @@ _CLAUSE_STARTERS = frozenset(
 )
 _AFTER_ID = frozenset("rather prefer like love say go have be need think".split())
 _AFTER_SHED = frozenset("be come send do get have said like rather need".split())
+# "shell tell us", "hell sort it": the future, where a verb follows.
+_AFTER_WILL = frozenset(
+    "be come send do get have tell let ring call text know find sort pay bring ask sign".split()
+)
 
 
 def _contextual(word: str, previous: str, following: str) -> str | None:
@@ -224,6 +229,8 @@ def _contextual(word: str, previous: str, following: str) -> str | None:
         return "he'd"
     if lower == "shed" and after in _AFTER_SHED and before not in ("the", "a", "my", "our"):
         return "she'd"
+    if lower in ("shell", "hell") and after in _AFTER_WILL and before not in ("the", "a", "to"):
+        return "she'll" if lower == "shell" else "he'll"
     return None
 
 

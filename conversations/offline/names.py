@@ -7,8 +7,12 @@ is known. New names come from spaCy's named entities, from capitalised proper no
 people type "marek said" and "asked jess" in lower case, which the small model rarely tags — from
 first names: the lists Faker keeps for many locales, taken only where the word stands as a
 person would (a subject, an object, after "from"/"with"/"to", possessive) and not as the common
-word it may also be ("the bill", "may", "will"). "he"/"she"/"him"/"her" refer to the last person
-named before them.
+word it may also be ("the bill", "may", "will", "the floors": a lower-case word that is one of
+the thousand commonest English words, or an inflected form of a word, is that word). A short
+form of a known name ("han" for Hannah, "trev" for Trevor) means that person when it means no
+one else. A role the member has named someone by ("my dad Pat", "sian the sparky") means that
+person afterwards ("dad rang"). "he"/"she"/"him"/"her" refer to the last person named before
+them.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
+from faker.providers.lorem.en_US import Provider as EnglishWords
+
 # Words spaCy's small model sometimes tags as a person or a proper noun in lowercase chat, and
 # relations people use instead of a name ("mum" is a role here, not a name).
 NOT_NAMES = frozenset(
@@ -26,9 +32,9 @@ NOT_NAMES = frozenset(
     november december today tomorrow tonight yesterday mondays tuesdays wednesdays thursdays
     fridays saturdays sundays weekend weekends mum mom dad mummy daddy nan nana gran
     granny grandma grandpa grandad auntie aunt uncle baby boss landlord plumber builder
-    electrician doctor dr gp nurse vet teacher council bank mot vat gp's am pm eta""".split()
+    electrician doctor dr gp nurse vet teacher council bank mot vat gp's am pm eta god gods lord
+    jesus christ ye ya yep nope lol""".split()
 )
-PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})
 # People named by their role: after one of these, "he" or "she" may mean them, so a pronoun is
 # left as it is rather than given the last name mentioned.
 ROLES = frozenset(
@@ -40,7 +46,7 @@ ROLES = frozenset(
 SEASONS_AND_SUCH = frozenset("spring summer autumn fall winter holly ivy sunny".split())
 # Faker's person providers for the languages a household in Britain, Ireland, the US or India is
 # likely to name people in.
-_LOCALES = (
+LOCALES = (
     "en_US", "en_GB", "en_IE", "en_IN", "en_NZ", "pl_PL", "fr_FR", "de_DE", "es_ES", "it_IT",
     "pt_PT", "nl_NL", "tw_GH", "yo_NG", "uk_UA", "ro_RO", "hi_IN",
 )  # fmt: skip
@@ -53,9 +59,16 @@ _PERSON_DEPS = frozenset(
 
 
 @cache
+def common_words() -> frozenset[str]:
+    """About a thousand of the commonest English words (Faker's English word list): in lower
+    case, one of these is the word, not a name ("job", "guy", "floor", "will")."""
+    return frozenset(word.casefold() for word in EnglishWords.word_list)
+
+
+@cache
 def first_names() -> frozenset[str]:
     names: set[str] = set()
-    for locale in _LOCALES:
+    for locale in LOCALES:
         try:
             provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
         except (ImportError, AttributeError):
@@ -129,10 +142,43 @@ class Gazetteer:
         by_first = [p for p in self.people if key(p.name).split()[0] == first]
         return by_first[0] if len(by_first) == 1 else None
 
+    def short_form(self, word: str) -> Known | None:
+        """The one known person a short form means: "han" → Hannah, "trev" → Trevor, "gems" →
+        Gemma; a known "Pat" for "patrick". None when it could be more than one person."""
+        word = word.casefold()
+        if len(word) < 3:
+            return None
+        stems = {word, word[:-1]} if word.endswith("s") and len(word) > 3 else {word}
+        matches = []
+        for person in self.people:
+            first = key(person.name).split()[0] if key(person.name) else ""
+            if len(first) < 3 or first in stems:
+                continue  # the same name is an exact match, found elsewhere
+            if any(first.startswith(stem) for stem in stems) or word.startswith(first):
+                matches.append(person)
+        return matches[0] if len(matches) == 1 else None
+
     def spellings(self) -> list[tuple[str, Known]]:
         """Every spelling with its person, longest first (so "dave k" wins over "dave")."""
         pairs = {(spelling, id(p)): (spelling, p) for p in self.people for spelling in p.spellings}
         return sorted(pairs.values(), key=lambda pair: -len(pair[0]))
+
+
+def _could_be_short_form(token) -> bool:
+    """A word that may be a nickname: alphabetic, not a stop word, role, day or common English
+    word, standing where a person stands."""
+    word = token.lower_
+    return (
+        token.is_alpha
+        and len(word) >= 3
+        and not token.is_stop
+        and word not in NOT_NAMES
+        and word not in ROLES
+        and word not in common_words()
+        and word not in SEASONS_AND_SUCH
+        and token.pos_ in ("PROPN", "NOUN", "X", "INTJ")
+        and token.dep_ in _PERSON_DEPS | {"dep", "nmod"}
+    )
 
 
 def is_name_like(token) -> bool:
@@ -144,21 +190,113 @@ def is_name_like(token) -> bool:
     return token.ent_type_ == "PERSON" or (token.pos_ == "PROPN" and text[0].isupper())
 
 
+# What people do that things do not: a word that says, texts or reckons is someone ("jonno
+# reckons 400", "gerry said"), as is a word one texts, asks or pays ("ask bernie").
+_SAYING = frozenset(
+    """say tell ask reckon think reply answer text ring call phone email message promise offer
+    agree approve admit confirm quote owe reckon help send want""".split()
+)
+_ADDRESSED = frozenset(
+    "tell ask text ring call phone email message thank pay chase invite remind".split()
+)
+_HEARD = frozenset("hear talk speak check chat".split())
+_NOT_PEOPLE_ENTITIES = frozenset(
+    "GPE LOC FAC DATE TIME MONEY PERCENT CARDINAL ORDINAL QUANTITY NORP PRODUCT EVENT LAW".split()
+)
+
+
+def is_named_by_what_they_do(token) -> bool:
+    """A word no list names that stands as only a person does: the subject of "said",
+    "reckons", "texted"; the one asked, rung or paid; the one heard from."""
+    word = token.lower_
+    if (
+        not token.is_alpha
+        or len(word) < 2
+        or token.is_stop
+        or token.ent_type_ in _NOT_PEOPLE_ENTITIES
+    ):
+        return False
+    if word in NOT_NAMES or word in ROLES or word in SEASONS_AND_SUCH or word in common_words():
+        return False
+    if token.pos_ not in ("PROPN", "NOUN", "X") or token.lemma_.casefold() != word:
+        return False
+    if any(child.dep_ in ("det", "poss", "amod", "nummod") for child in token.children):
+        return False
+    head = token.head
+    if token.dep_ == "nsubj":
+        return head.lemma_.casefold() in _SAYING
+    if token.dep_ in ("dobj", "dative"):
+        return head.lemma_.casefold() in _ADDRESSED
+    if token.dep_ == "pobj" and head.lower_ in ("from", "with", "to"):
+        return head.head.lemma_.casefold() in _HEARD
+    return False
+
+
 def is_first_name(token) -> bool:
     """A lower-case first name standing where a person stands ("marek said", "asked jess",
     "from stu", "mareks quote"), not a common word that happens to be a name."""
     word = token.lower_
     if token.text.isupper() and len(token.text) > 1:
         return False  # "BOOKED", "STILL": shouting, not a name
-    if word.endswith("s") and word not in first_names() and word[:-1] in first_names():
-        word = word[:-1]  # "mareks quote": a possessive typed without its apostrophe
+    if _possessive_without_apostrophe(token):
+        word = word[:-1]  # "mareks quote"
+    elif token.lemma_.casefold() != word:
+        return False  # "floors", "said": a form of an English word
     if word not in first_names() or word in NOT_NAMES or word in SEASONS_AND_SUCH:
         return False
+    if word in common_words() and token.text.islower():
+        return False  # "job", "guy", "will": the word
     if token.is_stop or not token.is_alpha or token.pos_ in ("VERB", "AUX", "ADJ", "ADV", "ADP"):
         return False
     if any(child.dep_ in ("det", "poss", "amod") for child in token.children):
         return False  # "the bill", "my mark", "a rose"
-    return token.dep_ in _PERSON_DEPS
+    return token.dep_ in _PERSON_DEPS or _possessive_without_apostrophe(token)
+
+
+# What cannot follow a possessive: "floors now", "said they'd".
+_NOT_OWNED = frozenset("ADP DET PRON AUX CCONJ SCONJ PART ADV PUNCT NUM".split())
+
+
+def _possessive_without_apostrophe(token) -> bool:
+    """ "mareks quote": a first name and an s, standing before what is theirs."""
+    word = token.lower_
+    following = token.nbor(1) if token.i + 1 < len(token.doc) else None
+    return (
+        word.endswith("s")
+        and word not in first_names()
+        and word[:-1] in first_names()
+        and following is not None
+        and following.is_alpha
+        and following.pos_ not in _NOT_OWNED
+    )
+
+
+# A title before a name: "doctor okoye" is Dr Okoye; "uncle roy" is Roy, an uncle.
+_TITLES = {"doctor": "Dr", "dr": "Dr", "mr": "Mr", "mrs": "Mrs", "ms": "Ms", "prof": "Prof"}
+_FAMILY_TITLES = frozenset(
+    "uncle auntie aunt aunty cousin nana nan gran granny grandma grandad".split()
+)
+
+
+def _titled(token) -> tuple[str, str] | None:
+    """(name, relation) when ``token`` is a title and the next word a name."""
+    word = token.lower_.rstrip(".")
+    following = token.nbor(1)
+    if word not in _TITLES and word not in _FAMILY_TITLES:
+        return None
+    name = following.text
+    if (
+        not name.isalpha()
+        or following.is_stop
+        or following.lower_ in NOT_NAMES
+        or following.lower_ in ROLES
+        or (name.islower() and following.lower_ in common_words())
+        or following.lemma_.casefold() != following.lower_
+    ):
+        return None
+    if word in _TITLES:
+        return f"{_TITLES[word]} {title_case(name)}", ""
+    return title_case(name), word
 
 
 def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
@@ -177,24 +315,37 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
                     continue
                 taken |= set(span)
                 found.append((start, start + len(words), person))
+    for token in doc[:-1]:
+        titled = _titled(token)
+        if titled is not None and not {token.i, token.i + 1} & taken:
+            name, relation = titled
+            person = gazetteer.add(name, relation=relation)
+            taken |= {token.i, token.i + 1}
+            found.append((token.i, token.i + 2, person))
     for ent in doc.ents:
         if ent.label_ != "PERSON" or taken & set(range(ent.start, ent.end)):
             continue
         tokens = [t for t in ent if t.text.isalpha() and t.lower_ not in NOT_NAMES]
         tokens = [t for t in tokens if not (t.text.isupper() and len(t.text) > 1)]
+        if all(t.text.islower() and t.lower_ in common_words() for t in tokens):
+            continue  # the small model's guess on a lower-case word ("job")
         if not tokens:
             continue
-        person = gazetteer.add(" ".join(t.text for t in tokens))
+        name = " ".join(t.text for t in tokens)
+        person = gazetteer.find(name)
+        if person is None and len(tokens) == 1:
+            person = gazetteer.short_form(name)
+        person = person or gazetteer.add(name)
         taken |= set(range(ent.start, ent.end))
         found.append((ent.start, ent.end, person))
     for token in doc:
         if token.i in taken:
             continue
-        if is_first_name(token):
-            name = token.text
-            if token.lower_ not in first_names() and token.lower_[:-1] in first_names():
-                name = name[:-1]
+        person = gazetteer.short_form(token.lower_) if _could_be_short_form(token) else None
+        if person is None and (is_first_name(token) or is_named_by_what_they_do(token)):
+            name = token.text[:-1] if _possessive_without_apostrophe(token) else token.text
             person = gazetteer.add(name)
+        if person is not None:
             taken.add(token.i)
             found.append((token.i, token.i + 1, person))
     return sorted(found, key=lambda hit: hit[0])

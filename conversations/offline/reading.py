@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from conversations.offline import lexicon
 from conversations.offline.classifier import Clause, classify
-from conversations.offline.names import PRONOUNS, ROLES, Gazetteer, Known, names_in
+from conversations.offline.names import ROLES, Gazetteer, Known, names_in
+from conversations.offline.referents import PRONOUNS, Referents
 from talkingrock import nlp
 from talkingrock.text import sentences
 
@@ -136,12 +137,13 @@ def read(
     ]
     docs = nlp.parse([sentence for _, _, sentence in pieces], one_sentence=True)
     units: list[Unit] = []
-    last_person: Known | None = None
+    referents = Referents()
     for (position, question, _), doc in zip(pieces, docs, strict=True):
         named = {start: (end, person) for start, end, person in names_in(doc, gazetteer)}
         for sentence in doc.sents:
             for tokens in clauses(sentence):
                 unit = Unit(len(units), position, _text(tokens), tuple(tokens), answers=question)
+                referents.new_clause()
                 for token in tokens:
                     if token.i in named:
                         person = named[token.i][1]
@@ -149,11 +151,11 @@ def read(
                             continue  # the member naming themselves
                         if person not in unit.people:
                             unit.people.append(person)
-                        last_person = person
+                        referents.named(person)
                     elif token.lower_ in ROLES and token.pos_ == "NOUN":
-                        last_person = None  # "dad … he": the pronoun is his, not the last name's
-                    elif token.lower_ in PRONOUNS and last_person is not None:
-                        unit.referents[token.i] = last_person
+                        referents.role(token.lower_)  # "dad … he": maybe his, not the last name's
+                    elif token.lower_ in PRONOUNS and (person := referents.meant(token.lower_)):
+                        unit.referents[token.i] = person
                 units.append(unit)
                 question = ""  # only the first clause answers the assistant
     predictions = classify(
