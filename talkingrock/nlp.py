@@ -60,6 +60,24 @@ def parse(texts: Sequence[str], *, one_sentence: bool = False, batch_size: int =
     return list(nlp.pipe(docs, batch_size=batch_size))
 
 
+def is_verb_form(word: str) -> bool:
+    """Whether ``word`` (lower case) is an inflected form of an English verb ("said", "went",
+    "booked"), by the pipeline's own lemma tables (WordNet's verbs and their exceptions)."""
+    tables = pipeline().get_pipe("lemmatizer").lookups
+    exceptions = tables.get_table("lemma_exc").get("verb", {})
+    if word in exceptions:
+        return True
+    verbs = tables.get_table("lemma_index").get("verb", ())
+    for suffix, stems in (("ed", ("", "e")), ("ing", ("", "e"))):
+        if word.endswith(suffix):
+            root = word[: -len(suffix)]
+            if any(root + stem in verbs for stem in stems) or (
+                len(root) > 2 and root[-1] == root[-2] and root[:-1] in verbs
+            ):
+                return True
+    return False
+
+
 def parse_one(text: str):
     return parse([text])[0]
 

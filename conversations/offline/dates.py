@@ -36,6 +36,40 @@ _DAY_ONLY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _IN_UNITS = re.compile(r"\bin\s+(\d{1,2}|a|one|two|three|four)\s+(day|week)s?\b", re.I)
 _NEXT_WEEK = re.compile(r"\bnext\s+(week|month)\b", re.I)
 _SMALL = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+# Ordinals said in words, as dictation writes them: "the third of December", "by the fifteenth".
+_UNITS = "first second third fourth fifth sixth seventh eighth ninth".split()
+_TEENS = (
+    "tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+    "nineteenth"
+).split()
+_ORDINAL_WORDS = {word: n for n, word in enumerate(_UNITS, 1)}
+_ORDINAL_WORDS.update({word: n for n, word in enumerate(_TEENS, 10)})
+_ORDINAL_WORDS.update({"twentieth": 20, "thirtieth": 30, "thirty first": 31})
+_ORDINAL_WORDS.update({f"twenty {word}": 20 + n for n, word in enumerate(_UNITS, 1)})
+_SAID = "|".join(
+    word.replace(" ", r"[\s-]+") for word in sorted(_ORDINAL_WORDS, key=len, reverse=True)
+)
+_SAID_ORDINAL = re.compile(
+    rf"\b(the\s+)?({_SAID})(?=\s+of\s+(?:{_MONTH_WORDS})\b|\s*(?:$|[,.;:!?)])|"
+    r"\s+(?:at|and|or|so|to|for|because|then|till|until|before|after)\b)",
+    re.I,
+)
+
+
+def _said_ordinals(text: str) -> str:
+    """ "the third of December" → "the 3rd of December"; "by the fifteenth" → "by the 15th". A
+    word ordinal counts before "of <month>", or after "the" where a phrase ends ("the third
+    time" and "first of all" stay)."""
+
+    def digits(m: re.Match) -> str:
+        before_month = re.match(r"\s+of\s", text[m.end() :]) is not None
+        if not m[1] and not before_month:
+            return m[0]
+        n = _ORDINAL_WORDS[" ".join(m[2].lower().replace("-", " ").split())]
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{m[1] or ''}{n}{suffix}"
+
+    return _SAID_ORDINAL.sub(digits, text)
 
 
 def spoken(day: date, *, weekday: bool = False) -> str:
@@ -106,6 +140,7 @@ def resolve(text: str, today: date) -> tuple[str, list[date]]:
         days = count * (7 if m[2].lower() == "week" else 1)
         return keep(m, today + timedelta(days=days), lead="by ")
 
+    text = _said_ordinals(text)
     text = _RELATIVE.sub(relative, text)
     text = _DAY_MONTH.sub(day_month, text)
     text = _MONTH_DAY.sub(month_day, text)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from conversations.offline import dates, phrases
+from conversations.offline import dates, lexicon, phrases
 from conversations.offline.reading import Reading, Unit
 
 MAX_FACTS = 12
@@ -112,14 +112,8 @@ def _subjectless(unit: Unit) -> bool:
 
 def _decision_fact(unit: Unit, decision: dict, group: str) -> str:
     what = decision["what"]
-    verb = "decided to" if what.split()[0].lower() in _ACTION_WORDS else "chose"
+    verb = "decided to" if what.split()[0].lower() in lexicon.ACTION_VERBS else "chose"
     return f"{group} {verb} {what}"
-
-
-_ACTION_WORDS = frozenset(
-    "go get keep take use do have put move book buy pay order pick choose stay stick switch "
-    "cancel accept decline hire leave let make paint reface replace skip wait".split()
-)
 
 
 def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = None) -> list[Fact]:

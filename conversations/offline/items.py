@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from conversations.offline import dates, phrases
+from conversations.offline import dates, lexicon, phrases
 from conversations.offline.reading import Reading, Unit
+from conversations.offline.waiting import waiting
 
 MAX_ITEMS = 20
 MAX_TEXT = 300
@@ -24,10 +25,6 @@ KINDS = (
 )
 # The parse's relations that hold what a decision is about or why.
 _REASON_MARKS = frozenset({"because", "since", "as", "so"})
-_OWED_VERBS = frozenset(
-    "send give get quote confirm tell call ring email text reply answer come bring pay fix "
-    "drop deliver sort post book check let".split()
-)
 
 
 def _empty() -> dict[str, list[dict[str, str]]]:
@@ -82,56 +79,98 @@ def _core(unit: Unit, tokens: list) -> list:
     return tokens
 
 
+def _in_base_form(unit: Unit, text: str) -> str:
+    """ "went with quartz after all" → "go with quartz after all": a decision is written as the
+    choice, whatever tense it was told in."""
+    first, _, rest = text.partition(" ")
+    for token in unit.tokens:
+        if (
+            token.lower_ == first.lower()
+            and token.pos_ == "VERB"
+            and token.tag_ in ("VBD", "VBN", "VBG")
+        ):
+            return f"{token.lemma_.lower()} {rest}".strip()
+    return text
+
+
 def decision(unit: Unit) -> dict[str, str]:
     body, reason = _split_reason(unit)
-    what = _clip(phrases.strip_frame(_words(unit, _core(unit, body))))
-    row = {"what": what}
+    choice = phrases.strip_frame(phrases.choice_of(_words(unit, _core(unit, body))))
+    row = {"what": _clip(_in_base_form(unit, choice))}
     if reason:
         row["why"] = _clip(phrases.strip_openers(_words(unit, reason)))
     return row
 
 
-def task(unit: Unit) -> dict[str, str]:
-    body, _ = _split_reason(unit)
-    description = _clip(phrases.strip_frame(_words(unit, _core(unit, body))))
-    return {"description": description, "status": "decided"}
+# Words that end the action and start why ("get him pyjamas because he can't lift his arm").
+_REASON_WORDS = frozenset({"because", "cos", "coz", "cuz", "since"})
+_JOINS = frozenset({"and", "then", "&", "plus", ","})
 
 
-def waiting(unit: Unit, today: date) -> dict[str, str]:
-    who = unit.people[0].name if unit.people else ""
-    if not who and unit.referents:
-        who = next(iter(unit.referents.values())).name
-    what = ""
-    for token in unit.tokens:
-        if token.lemma_.lower() in _OWED_VERBS:
-            objects = [c for c in token.children if c.dep_ in ("dobj", "attr")]
-            if objects:
-                what = phrases.words_of(list(objects[0].subtree), unit.referents)
-                break
-    if not what:
-        for token in unit.tokens:
-            if token.lower_ in ("on", "about", "for", "with") and token.dep_ == "prep":
-                objects = [c for c in token.children if c.dep_ == "pobj"]
-                if objects and not objects[0].ent_type_:
-                    what = phrases.words_of(list(objects[0].subtree), unit.referents)
-                    break
-    if not what:
-        named = {t.i for t in unit.tokens if t.i in _names(unit) or t.i in unit.referents}
-        rest = [t for t in _core(unit, list(unit.tokens)) if t.i not in named]
-        what = phrases.strip_frame(_words(unit, rest)) if rest else ""
-    if not who:
-        subject = next((t for t in unit.tokens if t.dep_ == "nsubj" and t.pos_ == "NOUN"), None)
-        who = phrases.words_of(list(subject.subtree)) if subject is not None else ""
-    row = {"who": _clip(who), "what": _clip(what), "since": today.isoformat()}
-    _, found = dates.resolve(unit.text, today)
-    if found:
-        row["by"] = dates.spoken(found[-1])
-    return row
+def _starts_action(token) -> bool:
+    """A verb in its base form that begins an action: "book", "pack", "ring"."""
+    return token.lower_ in lexicon.ACTION_VERBS or (
+        token.tag_ == "VB" and token.lemma_.lower() == token.lower_
+    )
 
 
-def question(unit: Unit) -> dict[str, str]:
+def actions(tokens: list) -> list[list]:
+    """One list of tokens per action: a clause that strings several together ("get him pyjamas
+    because he can't lift his arm and pack him a bag and book the day off") is cut where a join
+    is followed by an action verb, and each piece loses its reason."""
+    pieces: list[list] = [[]]
+    for n, token in enumerate(tokens):
+        following = tokens[n + 1] if n + 1 < len(tokens) else None
+        joins = token.lower_ in _JOINS and following is not None and _starts_action(following)
+        if joins and len(pieces[-1]) >= 2:
+            pieces.append([])
+            continue
+        pieces[-1].append(token)
+    kept = []
+    for piece in pieces:
+        cut = next((n for n, t in enumerate(piece) if t.lower_ in _REASON_WORDS and n >= 2), None)
+        kept.append(piece[:cut] if cut is not None else piece)
+    return [piece for piece in kept if any(t.is_alpha for t in piece)]
+
+
+def tasks(unit: Unit, today: date) -> list[dict[str, str]]:
+    found = []
+    for piece in actions(list(_core(unit, list(unit.tokens)))):
+        description = _dated(phrases.strip_frame(_words(unit, piece)), today)
+        if len(description.split()) >= 2:
+            found.append({"description": description, "status": "decided"})
+    return found
+
+
+def _dated(text: str, today: date) -> str:
+    """Dates written out as the rest of the memory writes them, then clipped."""
+    return _clip(dates.resolve(text, today)[0])
+
+
+MIN_QUESTION_WORDS = 3  # "just don't know?", "will think?" hold nothing anyone could answer
+
+
+def question(unit: Unit, member: str, today: date) -> dict[str, str] | None:
     body = phrases.tidy(phrases.question_of(_words(unit)))
-    return {"question": (_clip(body)[: MAX_TEXT - 1] + "?") if body else ""}
+    body = phrases.in_third_person(body, member)
+    body = dates.resolve(body, today)[0]
+    if len(body.split()) < MIN_QUESTION_WORDS:
+        return None
+    return {"question": _clip(body)[: MAX_TEXT - 1] + "?"}
+
+
+_FIRST_PERSON = frozenset({"i", "we", "me", "us"})
+
+
+def _chosen_by_the_household(unit: Unit, reading: Reading) -> bool:
+    """A change of mind is the household's decision when they are its subject ("we're switching
+    to quartz", "went with the pavilion"); "football's moved to Wednesdays" is news, kept as a
+    fact (and a supersession), not a decision someone made."""
+    members = {name.casefold() for name in reading.household}
+    subjects = [t for t in unit.tokens if t.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects:
+        return True
+    return any(t.lower_ in _FIRST_PERSON or t.lower_ in members for t in subjects)
 
 
 def items(reading: Reading, today: date, by_unit: dict | None = None) -> dict[str, list[dict]]:
@@ -142,17 +181,22 @@ def items(reading: Reading, today: date, by_unit: dict | None = None) -> dict[st
     for unit in reading.units:
         for person in unit.people:
             people.setdefault(person.name, {"name": person.name, "relation": person.relation})
-        if unit.label in ("decision", "change_of_mind"):
+        if unit.label == "decision" or (
+            unit.label == "change_of_mind" and _chosen_by_the_household(unit, reading)
+        ):
             row = decision(unit)
             found["decisions"].append(row)
             if by_unit is not None:
                 by_unit[unit.index] = row
         elif unit.label == "task":
-            found["tasks"].append(task(unit))
+            found["tasks"] += tasks(unit, today)
         elif unit.label == "waiting_on":
-            found["waiting_on"].append(waiting(unit, today))
+            previous = reading.units[unit.index - 1] if unit.index else None
+            if row := waiting(unit, today, previous):
+                found["waiting_on"].append(row)
         elif unit.label == "question_held":
-            found["questions_opened"].append(question(unit))
+            if row := question(unit, reading.member, today):
+                found["questions_opened"].append(row)
     found["people"] = list(people.values())
     return {kind: _once(kind, rows)[:MAX_ITEMS] for kind, rows in found.items()}
 

@@ -116,6 +116,17 @@ SHORTHAND = {
     "ugh": "",
 }
 
+# Verbs of the things households do, in their base form: after "and" or "then" one of these
+# starts another action ("get him pyjamas and pack a bag and book the day off"), and a decision
+# that starts with one is a decision to do it. General English, not any transcript's.
+ACTION_VERBS = frozenset(
+    """accept add ask book bring buy call cancel change chase check choose clean clear collect
+    confirm cover do drop email find finish fix get give go hand have hire keep leave let look
+    make move order pack paint pay phone pick plant post print put read reface remind renew rent
+    replace reply ring sell send sign sort stay stick swap switch take talk tell text tidy try
+    use visit wait wash write""".split()
+)
+
 # Contractions typed without the apostrophe that are not also words.
 CONTRACTIONS = {
     "dont": "don't",
@@ -211,7 +222,9 @@ _CLAUSE_STARTERS = frozenset(
     "so and but then okay ok yes yeah no oh think guess please pls right sure fine well also".split()
 )
 _AFTER_ID = frozenset("rather prefer like love say go have be need think".split())
-_AFTER_SHED = frozenset("be come send do get have said like rather need".split())
+_AFTER_SHED = frozenset(
+    "be come send do get have said like rather need find let tell ring call text sort".split()
+)
 # "shell tell us", "hell sort it": the future, where a verb follows.
 _AFTER_WILL = frozenset(
     "be come send do get have tell let ring call text know find sort pay bring ask sign".split()

@@ -24,6 +24,8 @@ from functools import cache
 
 from faker.providers.lorem.en_US import Provider as EnglishWords
 
+from talkingrock import nlp
+
 # Words spaCy's small model sometimes tags as a person or a proper noun in lowercase chat, and
 # relations people use instead of a name ("mum" is a role here, not a name).
 NOT_NAMES = frozenset(
@@ -299,6 +301,10 @@ def _titled(token) -> tuple[str, str] | None:
     return title_case(name), word
 
 
+def _opens_sentence(token) -> bool:
+    return token.i == 0 or token.is_sent_start or token.nbor(-1).text in (".", "!", "?", "\n")
+
+
 def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
     """(start, end, person) token spans naming people: the gazetteer's spellings first, then
     person entities, capitalised proper nouns and lower-case first names, which join the
@@ -329,6 +335,8 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
         tokens = [t for t in tokens if not (t.text.isupper() and len(t.text) > 1)]
         if all(t.text.islower() and t.lower_ in common_words() for t in tokens):
             continue  # the small model's guess on a lower-case word ("job")
+        if len(tokens) == 1 and _opens_sentence(tokens[0]) and nlp.is_verb_form(tokens[0].lower_):
+            continue  # "Said he'd text": the verb, capitalised because it starts the sentence
         if not tokens:
             continue
         name = " ".join(t.text for t in tokens)

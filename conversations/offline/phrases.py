@@ -41,7 +41,36 @@ _QUESTION_FRAME = re.compile(
     r"(?:\s+(?:about|on|yet))?\s*(?:whether|if|what|when|where|who|how|which)?\s*",
     re.I,
 )
-_TRAILING = re.compile(r"[\s,;:.!?…\-—–]+$|\s+(?:though|tho|lol|haha+|then|so|now|yet)$", re.I)
+# "the big thing I keep going round in circles on is whether …", "the one I'm unsure about is
+# Jean": what is held comes after "is".
+_THE_THING_IS = re.compile(
+    r"^the\s+(?:\w+\s+)?(?:thing|one|question|bit|issue)\s+(?:that\s+)?(?:i|we)\b[^,.;]*?"
+    r"\b(?:is|are)\s+",
+    re.I,
+)
+_HELD_MIDWAY = re.compile(
+    r"\b(?:(?:i|we)\s+)?(?:still\s+)?(?:(?:do\s+not|don't|dont)\s+know|not\s+sure|no\s+idea|"
+    r"can't\s+decide|unsure)\s+(?:whether|if)\b",
+    re.I,
+)
+_TRAILING = re.compile(
+    r"[\s,;:.!?…\-—–]+$|\s+(?:though|tho|lol|haha+|then|so|now|yet|obviously|honestly|"
+    r"to be honest|I think|I guess|anyway|as usual|after all|in the end)$",
+    re.I,
+)
+# What people say around a choice without saying it: "the other thing is …", "fine, …",
+# "… so yes that's sorted", "… the Fox it is" (the choice is the Fox).
+_AROUND_A_CHOICE = re.compile(
+    r"^(?:the (?:other |big |main )?thing is|the plan is|update(?: on [\w ]+)?:|(?:\w+ )?caved[,.!]*|"
+    r"(?:fine|ok|okay|right|no|yes|yeah|ugh|well|so)[,.!]+)\s*",
+    re.I,
+)
+_CHOICE_TAIL = re.compile(
+    r"[,;]?\s*(?:so\s+)?(?:(?:yes|yeah)\s+)?(?:that's|thats|that is)\s+(?:sorted|settled|decided|"
+    r"that|done|the plan)\b.*$",
+    re.I,
+)
+_IT_IS = re.compile(r"^(?:.*[,;:.]\s*)?(?P<choice>[^,;:.]+?)\s+it\s+is$", re.I)
 _SYMBOLS = re.compile(r"[^\w\s'’£$€%&,.:;!?()/-]+")
 
 
@@ -92,7 +121,11 @@ def strip_frame(text: str) -> str:
 def question_of(text: str) -> str:
     """ "still don't know if we do the floors now or after Christmas" → "do we do the floors now
     or after Christmas?" (the frame off, a question mark on)."""
-    body = _QUESTION_FRAME.sub("", strip_openers(text)).strip()
+    text = _THE_THING_IS.sub("", strip_openers(text)).strip()
+    held = _HELD_MIDWAY.search(text)
+    if held and held.start() > 0:
+        text = text[held.start() :]  # "she's 78, so I don't know whether she'll manage it"
+    body = _QUESTION_FRAME.sub("", text).strip()
     # "if we do the floors now" → "do the floors now": the holder is the member.
     body = re.sub(r"^(?:we|i|you)\s+(?=\w)", "", body, flags=re.I)
     body = re.sub(r"^(?:should|to)\s+(?=\w)", "", body, flags=re.I)
@@ -111,3 +144,25 @@ def strip_openers(text: str) -> str:
 
 def capitalised(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
+
+
+def choice_of(text: str) -> str:
+    """A decision's words without what surrounds the choice: "fine, quartz it is" → "quartz";
+    "the other thing is we'll do Mondays so yes that's sorted" → "we'll do Mondays"."""
+    previous = None
+    while previous != text:
+        previous, text = text, _AROUND_A_CHOICE.sub("", text.strip())
+    text = _CHOICE_TAIL.sub("", text).strip()
+    text = tidy(text)
+    if found := _IT_IS.match(text):
+        text = found["choice"]
+    return text
+
+
+def in_third_person(text: str, member: str) -> str:
+    """The member's "I", "me", "my" as their name, for an item read later ("would I take a cut"
+    → "would Priya take a cut")."""
+    text = re.sub(r"\b(?:I|me)\b(?!')", member, text)
+    text = re.sub(r"\b(?:I'm)\b", f"{member} is", text)
+    text = re.sub(r"\bmy\b", f"{member}'s", text, flags=re.I)
+    return text

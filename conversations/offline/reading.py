@@ -47,6 +47,9 @@ class Unit:
     tokens: tuple
     people: list[Known] = field(default_factory=list)
     referents: dict[int, Known] = field(default_factory=dict)  # token index → person it means
+    # Guesses where a pronoun is ambiguous, and who a clause with no subject is about.
+    likely: dict[int, Known] = field(default_factory=dict)
+    likely_subject: Known | None = None
     answers: str = ""  # the assistant's question this clause follows, if any
     label: str = ""
     probability: float = 0.0
@@ -143,6 +146,7 @@ def read(
         for sentence in doc.sents:
             for tokens in clauses(sentence):
                 unit = Unit(len(units), position, _text(tokens), tuple(tokens), answers=question)
+                unit.likely_subject = referents.likely()
                 referents.new_clause()
                 for token in tokens:
                     if token.i in named:
@@ -154,8 +158,11 @@ def read(
                         referents.named(person)
                     elif token.lower_ in ROLES and token.pos_ == "NOUN":
                         referents.role(token.lower_)  # "dad … he": maybe his, not the last name's
-                    elif token.lower_ in PRONOUNS and (person := referents.meant(token.lower_)):
-                        unit.referents[token.i] = person
+                    elif token.lower_ in PRONOUNS:
+                        if person := referents.meant(token.lower_):
+                            unit.referents[token.i] = person
+                        elif person := referents.likely(token.lower_):
+                            unit.likely[token.i] = person
                 units.append(unit)
                 question = ""  # only the first clause answers the assistant
     predictions = classify(

@@ -3,8 +3,8 @@ and only when no one else could be.
 
 A pronoun is given a name when exactly one person named in the clause so far, or in the two
 clauses before it, agrees with it (Faker's lists of male and female first names decide, a name on
-neither or both agrees with either); failing that, the last agreeing person named earlier, when no
-one was named by a role ("dad", "the builder") since. When two people could be meant ("talked it
+neither or both agrees with either); failing any, the one who agrees in the nearest earlier clause
+that names someone who does. A role ("dad", "the builder") is someone too. When two people could be meant ("talked it
 through with dad and Declan … he's staying"), the pronoun is left as it is: a wrong name in a
 memory is worse than a pronoun.
 """
@@ -30,6 +30,7 @@ _FEMALE_ROLES = frozenset(
     "aunt niece landlady".split()
 )
 WINDOW = 2  # clauses before this one in which a second candidate makes a pronoun ambiguous
+HISTORY = 12  # how far back a pronoun may reach for the person it means
 
 
 @cache
@@ -66,33 +67,42 @@ def _agrees(pronoun: str, mention: Known | str) -> bool:
 class Referents:
     """Reads a conversation's mentions in order; ``meant`` answers for each pronoun."""
 
-    recent: deque = field(default_factory=lambda: deque(maxlen=WINDOW + 1))  # one list per clause
-    last_person: Known | None = None
+    clauses: deque = field(default_factory=lambda: deque(maxlen=HISTORY))  # mentions per clause
 
     def new_clause(self) -> None:
-        self.recent.append([])
+        self.clauses.append([])
 
     def named(self, person: Known) -> None:
-        self.recent[-1].append(person)
-        self.last_person = person
+        self.clauses[-1].append(person)
 
     def role(self, word: str) -> None:
         """Someone named by their role ("my dad"): a later pronoun may mean them."""
         if word in ROLES:
-            self.recent[-1].append(word)
-            self.last_person = None
+            self.clauses[-1].append(word)
 
     def meant(self, pronoun: str) -> Known | None:
+        """The one person who agrees with ``pronoun`` in this clause and the WINDOW before it;
+        failing any, in the nearest earlier clause that names someone who agrees."""
         pronoun = pronoun.lower()
-        candidates: list[Known | str] = []
-        for mentions in self.recent:
+        recent = list(self.clauses)
+        groups = [[m for clause in recent[-(WINDOW + 1) :] for m in clause]]
+        groups += [clause for clause in reversed(recent[: -(WINDOW + 1)])]
+        for mentions in groups:
+            candidates = []
             for mention in mentions:
                 if _agrees(pronoun, mention) and mention not in candidates:
                     candidates.append(mention)
-        if len(candidates) == 1:
-            return candidates[0] if isinstance(candidates[0], Known) else None
-        if candidates:
-            return None  # more than one could be meant
-        if self.last_person is not None and _agrees(pronoun, self.last_person):
-            return self.last_person
+            if candidates:
+                only = candidates[0] if len(candidates) == 1 else None
+                return only if isinstance(only, Known) else None
+        return None
+
+    def likely(self, pronoun: str | None = None) -> Known | None:
+        """A guess where ``meant`` will not commit: the last person named who agrees with the
+        pronoun (anyone, for a clause with no subject at all), roles aside. Used only where a
+        name is needed to make sense at all (who owes a waiting-on)."""
+        for clause in reversed(self.clauses):
+            for mention in reversed(clause):
+                if isinstance(mention, Known) and (pronoun is None or _agrees(pronoun, mention)):
+                    return mention
         return None
