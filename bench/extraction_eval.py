@@ -61,6 +61,10 @@ class Split:
         self.to_assistant = Count()  # gold: questions put to the assistant; matched: kept as items
         self.resolves = Count()
         self.supersedes = Count()
+        # The same stage given the gold items of the earlier conversations instead of the
+        # engine's: how well it reads a change, apart from how well it read the earlier ones.
+        self.resolves_given_gold = Count()
+        self.supersedes_given_gold = Count()
         self.routed = 0
         self.routed_right = 0
         self.seconds: list[float] = []
@@ -90,6 +94,8 @@ class Member:
         self.open: list[Earlier] = []
         self.current: list[Earlier] = []
         self.gold_of: dict[tuple, tuple[str, str]] = {}  # key → (conversation id, gold text)
+        self.gold_open: list[Earlier] = []  # the gold items of the earlier conversations
+        self.gold_current: list[Earlier] = []
 
 
 def covers(text: str, gold: str) -> bool:
@@ -145,6 +151,55 @@ def score_changes(split: Split, case: dict, found, member: Member) -> None:
     closed = {p.key for p in proposed} | {p.key for p in replaced}
     member.open = [e for e in member.open if e.key not in closed]
     member.current = [e for e in member.current if e.key not in closed]
+
+
+def score_changes_given_gold(split: Split, case: dict, found, member: Member) -> None:
+    """Resolutions and supersessions proposed against the earlier conversations' gold items: a
+    proposal is right when it names the gold entry the gold change names."""
+    gold = case["gold"]
+    for proposals, wanted, count, field in (
+        (resolutions(found, member.gold_open), gold.get("resolves", []), split.resolves_given_gold, "item"),
+        (supersessions(found, member.gold_current), gold.get("supersedes", []), split.supersedes_given_gold, "old"),
+    ):  # fmt: skip
+        wanted = list(wanted)
+        right = 0
+        for proposal in proposals:
+            conversation, text = proposal.key
+            hit = next(
+                (g for g in wanted if g["conversation"] == conversation and covers(text, g[field])),
+                None,
+            )
+            if hit is not None:
+                wanted.remove(hit)
+                right += 1
+            elif split.name == "dev":
+                split.extra.append(
+                    f"{case['id']} given gold, {proposal.change}: {text} ← {proposal.evidence}"
+                )
+        count.add(
+            len(proposals),
+            len(gold.get(f"{'resolves' if field == 'item' else 'supersedes'}", [])),
+            right,
+        )
+    closed = {p.key for p in resolutions(found, member.gold_open)}
+    member.gold_open = [e for e in member.gold_open if e.key not in closed]
+
+
+def remember_gold(case: dict, member: Member) -> None:
+    gold = case["gold"]
+    for kind, item_type in OPEN.items():
+        for row in gold.get(kind, []):
+            text = main_text(kind, row)
+            member.gold_open.append(
+                Earlier((case["id"], text), item_type, text, who=row.get("who", ""))
+            )
+    for row in gold.get("decisions", []):
+        member.gold_current.append(
+            Earlier((case["id"], row["what"]), "decision", row["what"], relation="choice")
+        )
+    # The gold's subjects and relations are the labeller's words, not the engine's: left out.
+    for row in gold.get("facts", []):
+        member.gold_current.append(Earlier((case["id"], row["text"]), "fact", row["text"]))
 
 
 def score_route(split: Split, case: dict, found, member: Member) -> None:
@@ -248,8 +303,10 @@ def run(split_name: str) -> Split:
                 member_state.known.setdefault(person.name, person)
             pairs = score(split, case, found)
             score_changes(split, case, found, member_state)
+            score_changes_given_gold(split, case, found, member_state)
             score_route(split, case, found, member_state)
             remember(case, found, member_state, pairs)
+            remember_gold(case, member_state)
     return split
 
 
@@ -272,6 +329,11 @@ def report(split: Split) -> str:
         f"supersessions proposed: {split.supersedes.predicted}, right {split.supersedes.matched} "
         f"of {split.supersedes.gold} (precision {split.supersedes.precision:.2f}, recall "
         f"{split.supersedes.recall:.2f})",
+        f"given the gold items of the earlier conversations: resolutions right "
+        f"{split.resolves_given_gold.matched} of {split.resolves_given_gold.gold} (precision "
+        f"{split.resolves_given_gold.precision:.2f}), supersessions right "
+        f"{split.supersedes_given_gold.matched} of {split.supersedes_given_gold.gold} (precision "
+        f"{split.supersedes_given_gold.precision:.2f})",
         "",
         f"the strict rule (half the words of the longer): items P {strict_items.precision:.2f} "
         f"R {strict_items.recall:.2f} F1 {strict_items.f1:.2f}; facts F1 "

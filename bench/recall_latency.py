@@ -150,7 +150,9 @@ def measure(count: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from memories import recall as recall_module
+    from memories import search
     from memories.models import Memory
+    from memories.recall import steps as step_module
     from talkingrock import embeddings
 
     member = get_user_model().objects.get(username=MEMBERS[0])
@@ -160,14 +162,14 @@ def measure(count: int, seed: int) -> dict:
         recall_module.recall(member, question, k=10)
 
     steps = (
-        "_query_entities",
-        "_similarities",
-        "_add_from_window",
-        "_lift_by_conversation",
-        "_lift_in_window",
-        "_lift_named",
-        "_expand_through_entities",
-        "_expand_through_links",
+        "query_entities",
+        "similarities",
+        "add_from_window",
+        "lift_by_conversation",
+        "lift_in_window",
+        "lift_named",
+        "expand_through_entities",
+        "expand_through_links",
     )
     spent: dict[str, float] = dict.fromkeys(steps, 0.0)
     spent |= {"embed_one": 0.0, "keyword_candidates": 0.0, "nearest": 0.0}
@@ -185,12 +187,12 @@ def measure(count: int, seed: int) -> dict:
         setattr(module, name, wrapper)
         return function
 
-    originals = [(recall_module, name, timed(recall_module, name)) for name in steps]
+    originals = [(step_module, name, timed(step_module, name)) for name in steps]
     originals += [
-        (recall_module.embeddings, "embed_one", timed(recall_module.embeddings, "embed_one")),
-        (recall_module.search, "keyword_candidates", timed(recall_module.search, "keyword_candidates")),
-        (recall_module.search, "nearest", timed(recall_module.search, "nearest")),
-    ]  # fmt: skip
+        (embeddings, "embed_one", timed(embeddings, "embed_one")),
+        (search, "keyword_candidates", timed(search, "keyword_candidates")),
+        (search, "nearest", timed(search, "nearest")),
+    ]
     durations, hits = [], []
     load = os.getloadavg()
     for question in asked[20:]:

@@ -3,9 +3,9 @@ one. Kept apart from the engine on purpose: changing the engine's words must not
 
 An item's *main text* is its ``name`` (people), ``description`` (tasks), ``what`` (decisions),
 ``who`` + " " + ``what`` (waiting on), ``question`` (questions), a fact's its sentence. Its
-*content words* are the lower-cased words (contractions whole: "I'll" is one word, a stopword)
-without stopwords, titles and one-letter words, each cut to a crude stem ("tiles"/"tile",
-"booked"/"book").
+*content words* are the lower-cased words (contractions whole: "I'll" is one word, a stopword;
+a currency sign is not part of its amount) without stopwords, titles and one-letter words, each
+cut to a crude stem ("tiles"/"tile", "booked"/"book").
 
 A prediction matches a gold entry of the same type when their content words overlap with a Dice
 coefficient of at least 0.5 (2 × shared / (predicted + gold)): the household gold is written in
@@ -44,7 +44,7 @@ STOPWORDS = frozenset(
 def words(text: str) -> set[str]:
     found = set()
     for word in re.findall(r"[a-z0-9£$€']+", (text or "").casefold().replace("’", "'")):
-        word = word.strip("'")
+        word = word.strip("'").lstrip("£$€")  # "£400" and "400" are one amount
         if word in STOPWORDS or len(word) < 2:
             continue
         if len(word) > 4 and word.endswith("ies"):

@@ -131,6 +131,14 @@ def distances(part: Partition, *, vector: np.ndarray, ids: list[int]) -> dict[in
     return {memory_id: float(1 - s) for (memory_id, _), s in zip(rows, similarity, strict=True)}
 
 
+def rows(part: Partition | None, owner_id: int, ids: list[int]) -> dict[int, np.ndarray]:
+    """The vectors of ``ids`` (the member's own): from the partition when there is one, else read
+    from the member's rows of memory_vec."""
+    if part is not None:
+        return {i: part.matrix[part.position[i]] for i in ids if i in part.position}
+    return {i: np.frombuffer(blob, dtype=np.float32) for i, blob in _read(owner_id, ids)}
+
+
 def record_writes(owner_ids: set[int], memory_ids_by_owner: dict[int, list[int]]) -> None:
     """Inside the transaction that wrote these vectors: a new tick per member, stamped on them."""
     for owner_id in owner_ids:

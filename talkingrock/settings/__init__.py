@@ -233,7 +233,7 @@ TALKINGROCK_CONVERSATIONS = {
     "resolution_similarity": 0.6,  # cosine between a new item and an open one to propose resolving
 }
 
-# Hybrid recall (memories/recall.py). docs/benchmarks.md has the LoCoMo measurements these were
+# Hybrid recall (memories/recall/). docs/benchmarks.md has the LoCoMo measurements these were
 # chosen by; change them with bench/locomo.py at hand.
 TALKINGROCK_RECALL = {
     # Candidate lists. sqlite-vec's top-k cost grows with k (TECH_NOTES §1.2); 100 keeps a

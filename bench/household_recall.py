@@ -1,0 +1,213 @@
+"""Questions asked weeks later, answered by recall over what the app remembered of a household.
+
+    .venv/bin/python bench/household_recall.py [--split dev|test|both] [--k 5] [--verbose]
+
+Each household of tests/data/households/ (dev h1–h4 may be read and tuned on; test h5–h7 is
+frozen) is replayed into a fresh database (a temporary TALKINGROCK_DATA_DIR), through the app's
+own path: the member's messages and the assistant's replies of the transcript, dated as they
+were; close; the offline compression (Ollama off); the review accepted as the member would —
+kept in the act the household file says it belongs to, every proposed resolution and
+supersession accepted. Then every question of questions.json is put to ``recall()`` by the
+member who asks it, at the date it is asked.
+
+Printed per split:
+- **found**: questions whose top ``--k`` holds a memory (or a fact) of a conversation the question
+  names as evidence (decline questions have none and are counted apart);
+- **current first**: knowledge-update questions where the best memory of the evidence
+  conversation ranks above every memory of the conversation whose value it replaced;
+- **declined**: for questions nothing answers, the best hit's meaning similarity (lower is
+  better; issue 13's relevance floor will be calibrated on it).
+``--verbose`` lists the dev split's misses only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSEHOLDS = ROOT / "tests" / "data" / "households"
+
+
+def setup(data_dir: str) -> None:
+    os.environ["TALKINGROCK_DATA_DIR"] = data_dir
+    os.environ["TALKINGROCK_LLM"] = "off"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
+    os.environ.setdefault("TALKINGROCK_SECRET_KEY", "bench-not-secret")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def aware(text: str):
+    from django.utils import timezone
+
+    moment = datetime.fromisoformat(text)
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
+def replay(household: Path) -> dict[str, object]:
+    """The household lived through the app; its members by username."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from conversations import review, services
+    from conversations.models import Act, Conversation, Message
+    from memories import indexing
+    from memories.models import Memory
+
+    info = json.loads((household / "household.json").read_text())
+    users = {}
+    for member in info["members"]:
+        users[member["username"]] = get_user_model().objects.create_user(
+            username=f"{info['id']}-{member['username']}", first_name=member["name"]
+        )
+    for act in info["acts"]:
+        Act.objects.create(
+            owner=users[act["member"]], title=act["title"], description=act["description"]
+        )
+    for path in sorted((household / "conversations").glob("*.json")):
+        case = json.loads(path.read_text())
+        owner = users[case["member"]]
+        started = aware(case["started_at"])
+        conversation, _ = services.start(owner=owner)
+        for role, content in case["transcript"]:
+            content = content.strip()
+            if role == "user" and content:
+                services.add_message(owner=owner, content=content)
+            elif content:
+                with transaction.atomic():
+                    services.append(conversation, role=Message.Role.ASSISTANT, content=content)
+        Conversation.objects.filter(pk=conversation.pk).update(started_at=started)
+        Message.objects.filter(conversation=conversation).update(created_at=started)
+        conversation.refresh_from_db()
+        services.request_close(conversation=conversation)
+        services.confirm_close(conversation=conversation)  # compresses inline: no worker
+        conversation.refresh_from_db()
+        assert conversation.review_ready, conversation.compression_error
+        act = Act.objects.filter(owner=owner, title=case["route"]).first()
+        review.confirm(conversation=conversation, destination=act)
+        # Memories remember when they happened: the conversation's day, not the replay's.
+        Memory.objects.filter(conversation=conversation).update(created_at=started)
+    for owner in users.values():
+        indexing.index_memories(owner_id=owner.pk)
+    return users
+
+
+def ask(users: dict, household: Path, k: int, split: dict) -> None:
+    from conversations.models import Conversation
+    from memories.recall import recall
+
+    questions = json.loads((household / "questions.json").read_text())
+    number = {
+        c.pk: c
+        for c in Conversation.objects.filter(owner__in=list(users.values())).order_by("started_at")
+    }
+    ids = sorted(number)
+    # The household's conversation ids ("h1-03") in the order they were replayed.
+    names = [
+        json.loads(p.read_text())["id"]
+        for p in sorted((household / "conversations").glob("*.json"))
+    ]
+    label = dict(zip(ids, names, strict=True))
+    for question in questions:
+        owner = users[question["member"]]
+        found = recall(
+            owner, question["question"], k=max(k, 50), at=aware(question["asked_on"] + "T12:00:00")
+        )
+        where = [label.get(hit.memory.conversation_id) for hit in found.hits]
+        if question["kind"] == "decline":
+            best = (
+                found.hits[0].components.get("meaning", {}).get("similarity")
+                if found.hits
+                else None
+            )
+            split["declines"].append(best if best is not None else 0.0)
+            continue
+        split["asked"] += 1
+        hit = any(name in question["evidence"] for name in where[:k])
+        split["found"] += hit
+        split["by_kind"].setdefault(question["kind"], [0, 0])
+        split["by_kind"][question["kind"]][0] += hit
+        split["by_kind"][question["kind"]][1] += 1
+        if not hit:
+            split["misses"].append(
+                f"{household.name} {question['kind']}: {question['question']} → {where[:k]} (want {question['evidence']})"
+            )
+        if question["kind"] == "knowledge-update" and question.get("superseded"):
+            current = next(
+                (i for i, name in enumerate(where) if name in question["evidence"]), None
+            )
+            old = next((i for i, name in enumerate(where) if name in question["superseded"]), None)
+            split["updates"] += 1
+            first = current is not None and (old is None or current < old)
+            split["current_first"] += first
+            if not first:
+                split["misses"].append(
+                    f"{household.name} older first: {question['question']} → current at "
+                    f"{current}, replaced at {old}"
+                )
+
+
+def run(split_name: str, k: int) -> dict:
+    split = {
+        "asked": 0,
+        "found": 0,
+        "by_kind": {},
+        "misses": [],
+        "declines": [],
+        "updates": 0,
+        "current_first": 0,
+    }
+    for household in sorted(p for p in (HOUSEHOLDS / split_name).iterdir() if p.is_dir()):
+        users = replay(household)
+        ask(users, household, k, split)
+    return split
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
+    parser.add_argument("--k", type=int, default=5)
+    parser.add_argument("--verbose", action="store_true", help="the dev split's misses")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    print(
+        f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M}, load {os.getloadavg()[0]:.2f})\n"
+    )
+    with tempfile.TemporaryDirectory(prefix="talkingrock-households-") as data_dir:
+        setup(data_dir)
+        for name in ("dev", "test") if args.split == "both" else (args.split,):
+            split = run(name, args.k)
+            print(f"### {name} split")
+            print(
+                f"found in the top {args.k}: {split['found']} of {split['asked']} "
+                f"({split['found'] / max(split['asked'], 1):.0%})"
+            )
+            print(
+                "  by kind: "
+                + ", ".join(f"{kind} {a}/{b}" for kind, (a, b) in sorted(split["by_kind"].items()))
+            )
+            print(
+                f"current value above the one it replaced: {split['current_first']} of {split['updates']}"
+            )
+            declines = ", ".join(f"{value:.2f}" for value in split["declines"])
+            print(f"questions nothing answers, best hit's similarity: {declines}\n")
+            if args.verbose and name == "dev":
+                print("\n".join(f"  miss: {line}" for line in split["misses"]) + "\n")
+    print(f"took {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""What a recall returns: the hits, each with the parts of its score, and those parts as the
+sentences people read ("keywords #1 (BM25 3.20)", "previously: “butcher block”")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memories.models import Memory
+from memories.timephrases import Window
+
+
+@dataclass
+class Hit:
+    memory_id: int
+    memory: Memory
+    score: float
+    components: dict[str, Any]
+
+    @property
+    def why(self) -> list[str]:
+        """The components as short sentences, for people."""
+        return explain(self.components)
+
+
+@dataclass
+class RecallResult:
+    query: str
+    hits: list[Hit]
+    window: Window | None = None
+    message: str = ""
+    recall_id: int | None = None
+    terms: tuple[str, ...] = ()
+    entities: list[str] = field(default_factory=list)
+
+    @property
+    def context(self) -> str:
+        """The hits as a context block for a language model, each with its [id:N]."""
+        if not self.hits:
+            return "No memories bear on this."
+        lines = ["Memories that may bear on this (most relevant first):"]
+        for hit in self.hits:
+            memory = hit.memory
+            when = (memory.happened_at or memory.created_at).date().isoformat()
+            lines.append(f"- [id:{memory.pk}] ({when}) {line_of(hit)}")
+        return "\n".join(lines)
+
+
+def line_of(hit: Hit) -> str:
+    """A hit's text for a model's context, with what it replaced or what replaced it:
+    "Quartz worktops (previously: “butcher block”, changed 2026-11-12)"."""
+    text = " ".join(hit.memory.content.split())
+    for earlier in hit.components.get("replaces", [])[:1]:
+        text += f" (previously: “{earlier['previously']}”, changed {earlier['changed']})"
+    if replaced := hit.components.get("replaced"):
+        text += f" (no longer current: replaced on {replaced['on']} by [id:{replaced['by']}])"
+    elif changed := hit.components.get("changed_later"):
+        text += f" (what it decided changed later: see [id:{changed['by']}])"
+    return text
+
+
+def explain(components: dict[str, Any]) -> list[str]:
+    """Why a hit matched, as short phrases: which lists and ranks, the entity path, the time."""
+    reasons = []
+    if keywords := components.get("keywords"):
+        reasons.append(f"keywords #{keywords['rank']} (BM25 {keywords['bm25']:.2f})")
+    if meaning := components.get("meaning"):
+        similarity = meaning.get("similarity")
+        rank = f" #{meaning['rank']}" if "rank" in meaning else ""
+        if similarity is not None:
+            reasons.append(f"meaning{rank} (similarity {similarity:.2f})")
+    if neighbours := components.get("neighbours"):
+        if neighbours.get("joined"):
+            reasons.append("said right before or after a match")
+        elif source := neighbours.get("from_1"):
+            reasons.append(f"next to [id:{source}]")
+    if conversation := components.get("conversation"):
+        reasons.append(f"same conversation as [id:{conversation['best']}]")
+    if window := components.get("time"):
+        reasons.append(f"in the time asked about ({window['phrase']})")
+    if named := components.get("named"):
+        reasons.append(f"mentions {', '.join(named)}")
+    if entity := components.get("entity"):
+        reasons.append(f"shares {entity['via']} with [id:{entity['from'][0]}]")
+    if link := components.get("link"):
+        reasons.append(f"recalled together with [id:{link['from']}] before")
+    for earlier in components.get("replaces", []):
+        reasons.append(f"previously: “{earlier['previously']}”, changed {earlier['changed']}")
+    if older := components.get("older_value"):
+        reasons.append(f"an older value of {older['subject']} than [id:{older['newer']}]")
+    if replaced := components.get("replaced"):
+        reasons.append(f"replaced on {replaced['on']} by [id:{replaced['by']}]")
+    if again := components.get("told_again"):
+        reasons.append(f"below [id:{again['by']}], a later word on the same thing")
+    if changed := components.get("changed_later"):
+        reasons.append(f"below [id:{changed['by']}], which changed what it decided")
+    return reasons
