@@ -27,13 +27,13 @@ import numpy as np
 
 from conversations.offline.pipeline import Extraction
 from conversations.offline.reading import Unit
-from talkingrock import embeddings
+from talkingrock import embeddings, nlp
 
 # Cosine of MiniLM embeddings between an earlier item and a clause of this conversation.
 RESOLVES_WITH_PERSON = 0.30  # the person it is about is named or meant
 RESOLVES_ALONE = 0.55
-SUPERSEDES = 0.55
-SUPERSEDES_CHANGE = 0.45  # the clause itself says the mind changed
+SUPERSEDES = 0.5
+SUPERSEDES_CHANGE = 0.35  # the clause itself says the mind changed
 ANSWERS_QUESTION = 0.5
 _ARRIVAL = re.compile(
     r"\b(?:arrived|came|come|in|through|back|heard|got|received|sent|replied|answered|confirmed|"
@@ -137,29 +137,126 @@ def resolutions(extraction: Extraction, open_items: list[Earlier]) -> list[Propo
     return proposals
 
 
+# What a replacement says besides its new value: the clause says the mind or the plan changed.
+_CHANGE_CUE = re.compile(
+    r"\b(?:moved|moving|changed|change|switch\w*|swapp?\w*|instead|after all|in the end|now|"
+    r"no longer|not any ?more|anymore|cancel\w*|final(?:ly)?|actually|rather than|not)\b",
+    re.I,
+)
+# Entities that are a value of something (when, where, how much), never what it is about, by
+# the kind of value they are: a date replaces a date, an amount an amount.
+_VALUE_KINDS = {
+    "DATE": "when", "TIME": "when", "MONEY": "amount", "CARDINAL": "amount",
+    "QUANTITY": "amount", "PERCENT": "amount", "ORDINAL": "when", "GPE": "where",
+    "LOC": "where", "FAC": "where", "ORG": "who", "PRODUCT": "what",
+}  # fmt: skip
+# A time of day however the parser tags it: "3:15", "2.45", "5pm".
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}(?:am|pm)?|\d{1,2}(?:am|pm)")
+_GENERIC_NOUNS = frozenset(
+    "thing things time times day days week weeks bit lot way place kind sort stuff one".split()
+)
+
+
+@dataclass(frozen=True)
+class _Described:
+    topic: frozenset[str]  # what it is about: common nouns, people who are not the household
+    values: frozenset[str]  # its values: numbers, dates, times, places, amounts
+    kinds: frozenset[tuple[str, str]]  # (kind, value): ("when", "19"), ("amount", "465")
+    people: frozenset[str]  # the people among the topic
+
+
+def _describe(texts: list[str], household: set[str]) -> list[_Described]:
+    described = []
+    for doc in nlp.parse(texts):
+        topic, values, people, kinds = set(), set(), set(), set()
+        for token in doc:
+            lemma = token.lemma_.casefold()
+            if token.is_punct or token.is_stop or len(lemma) < 2:
+                continue
+            if token.like_num or token.ent_type_ in _VALUE_KINDS or _CLOCK.fullmatch(lemma):
+                values.add(lemma)
+                kind = "when" if _CLOCK.fullmatch(lemma) else _VALUE_KINDS.get(token.ent_type_)
+                kinds.add((kind or "amount", lemma))
+            elif token.ent_type_ == "PERSON" or token.pos_ == "PROPN":
+                if lemma not in household:
+                    topic.add(lemma)
+                    people.add(lemma)
+            elif token.pos_ == "NOUN" and lemma not in _GENERIC_NOUNS:
+                topic.add(lemma)
+        described.append(
+            _Described(frozenset(topic), frozenset(values), frozenset(kinds), frozenset(people))
+        )
+    return described
+
+
+def _replaces(old: _Described, new: _Described, *, choice: bool) -> bool:
+    """The same thing with another value: they share what it is about (a thing, not only a
+    person, when either names a thing), and the new one has a value of a kind the old one has
+    but not the old value ("3:15" / "2:45"); for a choice, the thing chosen is the value ("oak
+    butcher block worktops" / "quartz worktops")."""
+    shared = old.topic & new.topic
+    things = (old.topic - old.people) & (new.topic - new.people)
+    if not shared or (not things and old.topic - old.people and new.topic - new.people):
+        return False
+    if choice:
+        return bool((old.topic | old.values) - shared - new.values) and bool(
+            (new.topic | new.values) - shared - old.values
+        )
+    # A new value of a kind the old one has ("2:45 now, not 3:15" repeats the old value).
+    came = new.kinds - old.kinds
+    return bool({kind for kind, _ in old.kinds} & {kind for kind, _ in came})
+
+
+def _context(reading, unit: Unit) -> str:
+    """What a terse clause answers or follows ("sat 19 sept" after "Han has moved the
+    wedding"): the assistant's question before it and the member's clause before it."""
+    before = reading.units[unit.index - 1].text if unit.index > 0 else ""
+    return " ".join(part for part in (unit.answers, before) if part)
+
+
 def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Proposal]:
-    """Earlier decisions and facts a new decision, change of mind or fact replaces."""
+    """Earlier decisions and facts a new decision, change of mind or fact replaces: the same
+    thing, another value, close in meaning — closer still when the clause does not say it
+    changed. A terse clause ("sat 19 sept now") is read with what it follows."""
+    reading = extraction.reading
     new = [
-        (fact.text, fact.subject, fact.relation, extraction.reading.units[fact.unit])
+        (fact.text, fact.relation, reading.units[fact.unit])
         for fact in extraction.facts
-        if extraction.reading.units[fact.unit].label in ("decision", "change_of_mind", "fact")
+        if reading.units[fact.unit].label in ("decision", "change_of_mind", "fact")
     ]
     if not new or not current:
         return []
-    scores = _similarities([item.text for item in current], [text for text, *_ in new])
+    household = {part.casefold() for name in reading.household for part in name.split()}
+    household |= {part.casefold() for part in reading.member.split()}
+    contexts = [_context(reading, unit) for _, _, unit in new]
+    texts = [text for text, *_ in new]
+    described = _describe(
+        [item.text for item in current]
+        + texts
+        + [f"{c} {t}" for c, t in zip(contexts, texts, strict=True)],
+        household,
+    )
+    olds = described[: len(current)]
+    alone, around = described[len(current) : len(current) + len(new)], described[-len(new) :]
+    scores = _similarities([item.text for item in current], texts)
+    in_context = _similarities([item.text for item in current], [f"{c} {t}" for c, t in zip(contexts, texts, strict=True)])  # fmt: skip
     proposals = []
     for row, item in enumerate(current):
         best = None
-        for column, (text, subject, relation, unit) in enumerate(new):
-            score = float(scores[row, column])
-            same_subject = bool(subject) and (
-                subject == item.subject or subject in _stemmed(item.text)
-            )
-            same_relation = relation == item.relation or (
-                {relation, item.relation} <= {"choice", "state"}
-            )
-            threshold = SUPERSEDES_CHANGE if unit.label == "change_of_mind" else SUPERSEDES
-            if same_subject and same_relation and score >= threshold and text != item.text:
+        for column, (text, relation, unit) in enumerate(new):
+            if text == item.text:
+                continue
+            if item.relation and relation and item.relation != relation:
+                if {item.relation, relation} - {"choice", "state"}:
+                    continue
+            choice = item.type == "decision" and unit.label in ("decision", "change_of_mind")
+            terse = not (alone[column].topic - alone[column].people)
+            seen = around[column] if terse else alone[column]
+            if not _replaces(olds[row], seen, choice=choice):
+                continue
+            said_so = unit.label == "change_of_mind" or bool(_CHANGE_CUE.search(unit.text))
+            score = float(max(scores[row, column], in_context[row, column] if terse else 0.0))
+            if score >= (SUPERSEDES_CHANGE if said_so else SUPERSEDES):
                 if best is None or score > best[0]:
                     best = (score, unit, text)
         if best is not None:

@@ -25,6 +25,13 @@ _IRREGULAR_THIRD = {"be": "is", "am": "is", "'m": " is", "have": "has", "'ve": "
                     "do": "does", "are": "is", "'re": " is", "go": "goes"}  # fmt: skip
 
 
+# A contraction after "we" (plural) or "I" (now a name, singular).
+_CONTRACTIONS = {
+    "'re": ("are", "is"), "'ve": ("have", "has"), "'m": ("are", "is"), "'ll": ("will", "will"),
+    "'d": ("would", "would"),
+}  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Fact:
     text: str
@@ -58,9 +65,17 @@ def rewrite(unit: Unit, *, member: str, household: list[str]) -> str:
         t.i for t in unit.tokens if any(t.lower_ in p.name.casefold().split() for p in unit.people)
     }
     out: list[str] = []
+    replaced = ""  # "i" or "we" when the token before was that pronoun, now a name
     for token in unit.tokens:
-        lower, text = token.lower_, token.text
+        lower, text = token.lower_.replace("’", "'"), token.text
         person = unit.referents.get(token.i)
+        if replaced and lower in _CONTRACTIONS:
+            # "we're" → "Maya and Tom are", "I've" → "Maya has": a name takes no contraction.
+            text = " " + _CONTRACTIONS[lower][replaced == "i"]
+            out.append(text + token.whitespace_)
+            replaced = ""
+            continue
+        replaced = lower if lower in ("i", "we") else ""
         if lower in ("i", "me"):
             text = member
         elif lower in ("my", "mine"):

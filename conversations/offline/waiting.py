@@ -21,7 +21,7 @@ from conversations.offline.reading import Unit
 # Verbs of delivering or answering: their object is what is owed.
 OWED_VERBS = frozenset(
     """send give get quote confirm tell call ring email text reply answer come bring pay fix
-    drop deliver sort post book check let find return refund arrange forward share""".split()
+    drop deliver sort post book check let know find return refund arrange forward share""".split()
 )
 _WAITING = frozenset({"wait", "waiting", "chase", "chasing", "await", "awaiting"})
 _FROM = frozenset({"on", "for", "from"})
@@ -108,13 +108,23 @@ def _owed_thing(unit: Unit, owner: str) -> str:
             and token.ent_type_ not in ("DATE", "TIME")
         )
 
-    # "waiting on the council for the permit", "chasing gerry about the part"
+    # "waiting on the council for the permit", "chasing gerry about the part": a preposition of
+    # the waiting itself, or of whoever is waited on — not one deeper in ("waiting on Alex to
+    # send the contract for the kitchen" waits for the contract, not the kitchen).
     for token in tokens:
         if token.lemma_.lower() in _WAITING:
-            for prep in (c for c in token.subtree if c.dep_ == "prep" and c.lower_ in _ABOUT):
-                for obj in (c for c in prep.children if c.dep_ == "pobj"):
-                    if fits(obj):
-                        return _phrase(unit, obj)
+            waited_on = [
+                obj
+                for prep in token.children
+                if prep.dep_ == "prep" and prep.lower_ in _FROM
+                for obj in prep.children
+                if obj.dep_ == "pobj"
+            ]
+            for head in (token, *waited_on):
+                for prep in (c for c in head.children if c.dep_ == "prep" and c.lower_ in _ABOUT):
+                    for obj in (c for c in prep.children if c.dep_ == "pobj"):
+                        if fits(obj):
+                            return _phrase(unit, obj)
     # "sending the quote", "get back to me with a date", "tell us what the villa is"
     for token in tokens:
         if token.lemma_.lower() not in OWED_VERBS:

@@ -1,0 +1,202 @@
+"""The offline engine's rules one by one, on sentences written for these tests (none taken from an
+evaluation household): who is a name, whom a pronoun means, who owes what, where one clause holds
+several tasks, dates said in words, what surrounds a choice, and what replaces what."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from conversations import offline
+from conversations.offline import dates, phrases
+from conversations.offline.names import Gazetteer, Known, names_in
+from conversations.offline.referents import Referents
+from talkingrock import nlp
+
+TODAY = date(2026, 3, 12)  # a Thursday
+
+
+def named(text: str, known=()) -> list[str]:
+    doc = nlp.parse_one(text)
+    return [person.name for _, _, person in names_in(doc, Gazetteer(list(known)))]
+
+
+def extract(*messages: str, known=(), member="Maya", household=("Maya", "Tom")):
+    return offline.extract(
+        [("user", message) for message in messages],
+        today=TODAY,
+        member=member,
+        household=list(household),
+        known=list(known),
+    )
+
+
+# Names ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "will you grab milk on the way home",  # "will" the verb
+        "the job is done and the guy left",  # common words that are also first names
+        "Said I would ring back later",  # a verb opening the sentence
+        "floors went down last week",
+    ],
+)
+def test_common_words_and_inflected_forms_are_not_names(text):
+    assert named(text) == []
+
+
+def test_a_title_makes_a_name_and_a_family_title_a_relation():
+    assert "Dr Okoye" in named("doctor okoye said the pacemaker went fine")
+    assert "Roy" in named("uncle roy is coming to the party")
+
+
+def test_someone_who_says_or_is_asked_is_a_person_though_no_list_names_them():
+    assert "Jonno" in named("jonno reckons 400 plus flights")
+    assert "Bernie" in named("going to ask bernie tomorrow")
+
+
+def test_a_possessive_without_its_apostrophe_is_still_the_person():
+    assert "Marek" in named("mareks quote came in high")
+
+
+# Pronouns ------------------------------------------------------------------------------------
+
+
+def test_a_pronoun_means_the_one_person_who_agrees_and_nobody_when_two_do():
+    referents = Referents()
+    referents.new_clause()
+    referents.named(Known("Dave"))
+    referents.named(Known("Sarah"))
+    assert referents.meant("she").name == "Sarah"
+    assert referents.meant("he").name == "Dave"
+
+    referents.new_clause()
+    referents.named(Known("Tom"))
+    assert referents.meant("he") is None  # Dave or Tom: not guessed
+    assert referents.likely("he").name == "Tom"  # the guess, for where a name is needed
+
+
+# Waiting-ons ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "what"),
+    [
+        ("still waiting on the council for the permit", "the council", "permit"),
+        ("chasing gerry about the part", "Gerry", "part"),
+        ("I'm waiting on Alex to send the contract for the kitchen", "Alex", "contract"),
+        ("the school said they'd let us know if there's a place", "the school", "place"),
+    ],
+)
+def test_a_waiting_on_says_who_owes_what(said, who, what):
+    [waiting] = extract(said, known=[Known("Gerry"), Known("Alex")]).items["waiting_on"]
+    assert waiting["who"] == who and what in waiting["what"]
+
+
+def test_a_clause_that_names_no_one_who_owes_anything_is_not_a_waiting_on():
+    assert extract("waiting for the paint to dry").items["waiting_on"] == []
+
+
+# Tasks, decisions, questions -----------------------------------------------------------------
+
+
+def test_a_run_on_of_several_actions_is_one_task_each_without_its_reasons():
+    found = extract(
+        "need to get him pyjamas because he cant lift his arm and pack him a bag and book the "
+        "day off"
+    )
+    described = [task["description"] for task in found.items["tasks"]]
+    assert len(described) == 3, described
+    assert not any("because" in text or "lift his arm" in text for text in described)
+    assert any(text.startswith("book the day off") for text in described)
+
+
+@pytest.mark.parametrize(
+    ("said", "choice"),
+    [
+        ("fine, quartz it is", "quartz"),
+        ("went with the white oak fronts after all", "go with the white oak fronts"),
+    ],
+)
+def test_a_decision_is_the_choice_without_what_surrounds_it(said, choice):
+    [decision] = extract(said).items["decisions"]
+    assert decision["what"] == choice
+
+
+def test_what_surrounds_a_choice_comes_off():
+    assert phrases.choice_of("the other thing is we'll do Mondays so yes that's sorted") == (
+        "we'll do Mondays"
+    )
+
+
+def test_a_held_question_is_written_for_reading_later():
+    assert phrases.in_third_person("would I take a cut", "Priya") == "would Priya take a cut"
+    assert phrases.question_of("still dont know if we do the floors now or after xmas") == (
+        "Do the floors now or after xmas?"
+    )
+
+
+# Dates ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("the fifteenth", date(2026, 3, 15)),
+        ("the third of april", date(2026, 4, 3)),
+        ("on the twenty fourth", date(2026, 3, 24)),
+    ],
+)
+def test_dates_said_in_words_are_dates(said, day):
+    _, found = dates.resolve(said, TODAY)
+    assert found == [day]
+
+
+# Facts and supersessions ---------------------------------------------------------------------
+
+
+def test_a_fact_told_with_a_contraction_reads_with_the_names():
+    found = extract("we're switching the worktops to quartz", "I've booked the plumber")
+    texts = [fact.text for fact in found.facts]
+    assert "Maya and Tom are switching the worktops to quartz." in texts
+    assert any(text.startswith("Maya has booked the plumber") for text in texts), texts
+
+
+def _earlier(key, type_, text, **kwargs):
+    return offline.Earlier(key, type_, text, **kwargs)
+
+
+def test_a_reason_that_names_the_old_choice_does_not_replace_it():
+    found = extract("went with quartz worktops after all, butcher block needs too much oiling")
+    worktops = _earlier(1, "decision", "go with butcher block worktops", relation="choice")
+    [proposal] = offline.supersessions(found, [worktops])
+    assert "quartz" in proposal.replacement.casefold()
+
+
+def test_another_value_of_another_thing_replaces_nothing():
+    found = extract("the dentist moved to 4:30 on friday")
+    pickup = _earlier(1, "fact", "School pickup is at 3:15.", subject="pickup", relation="time")
+    assert offline.supersessions(found, [pickup]) == []
+
+
+def test_more_about_the_same_thing_without_a_new_value_replaces_nothing():
+    found = extract("school pickup is at the side gate, the kids love it")
+    pickup = _earlier(1, "fact", "School pickup is at 3:15.", subject="pickup", relation="time")
+    assert offline.supersessions(found, [pickup]) == []
+
+
+def test_a_terse_new_value_is_read_with_what_it_follows():
+    found = offline.extract(
+        [
+            ("assistant", "Has the wedding moved?"),
+            ("user", "yep sat 19 sept now"),
+        ],
+        today=TODAY,
+        member="Owen",
+        household=["Owen", "Priya"],
+    )
+    wedding = _earlier(1, "fact", "Hannah's wedding is on Saturday 12 September 2026.")
+    assert [p.key for p in offline.supersessions(found, [wedding])] == [1]
