@@ -140,8 +140,11 @@ def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = Non
     for unit in reading.units:
         if unit.label not in FACT_LABELS or "you" in {t.lower_ for t in unit.tokens}:
             continue
-        said_by_someone = any(
-            t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") for t in unit.tokens
+        # "Dave said go with the oak" is Dave's, told as said; "changed our minds, going with
+        # quartz, butcher block needs oiling" is the household's choice (its first verb says).
+        verb = next((t for t in unit.tokens if t.pos_ in ("VERB", "AUX")), None)
+        said_by_someone = verb is not None and any(
+            t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN") for t in verb.children
         )
         if (
             decisions

@@ -93,9 +93,26 @@ def _in_base_form(unit: Unit, text: str) -> str:
     return text
 
 
+def _until_another_clause(unit: Unit, tokens: list) -> list:
+    """ "going with quartz instead, butcher block needs oiling" → "going with quartz instead":
+    the choice ends at a comma after which another clause has its own subject (a reason or an
+    aside told without "because"), once a choice has been said ("changed our minds," is not
+    one)."""
+    for n, token in enumerate(tokens):
+        if token.text in (",", ";", "-", "—") and n >= 2:
+            after = tokens[n + 1 :]
+            said = phrases.strip_frame(phrases.choice_of(_words(unit, tokens[:n])))
+            if len(said.split()) >= 2 and any(
+                t.dep_ in ("nsubj", "nsubjpass") and t.head in after for t in after
+            ):
+                return tokens[:n]
+    return tokens
+
+
 def decision(unit: Unit) -> dict[str, str]:
     body, reason = _split_reason(unit)
-    choice = phrases.strip_frame(phrases.choice_of(_words(unit, _core(unit, body))))
+    core = _until_another_clause(unit, _core(unit, body))
+    choice = phrases.strip_frame(phrases.choice_of(_words(unit, core)))
     row = {"what": _clip(_in_base_form(unit, choice))}
     if reason:
         row["why"] = _clip(phrases.strip_openers(_words(unit, reason)))
@@ -167,7 +184,12 @@ def _chosen_by_the_household(unit: Unit, reading: Reading) -> bool:
     to quartz", "went with the pavilion"); "football's moved to Wednesdays" is news, kept as a
     fact (and a supersession), not a decision someone made."""
     members = {name.casefold() for name in reading.household}
-    subjects = [t for t in unit.tokens if t.dep_ in ("nsubj", "nsubjpass")]
+    # The first verb says who changed it; a clause that opens with its verb ("changed our
+    # minds, going with quartz") is the member's own.
+    verb = next((t for t in unit.tokens if t.pos_ in ("VERB", "AUX")), None)
+    if verb is None:
+        return True
+    subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
     if not subjects:
         return True
     return any(t.lower_ in _FIRST_PERSON or t.lower_ in members for t in subjects)

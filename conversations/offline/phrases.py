@@ -62,6 +62,7 @@ _TRAILING = re.compile(
 # "… so yes that's sorted", "… the Fox it is" (the choice is the Fox).
 _AROUND_A_CHOICE = re.compile(
     r"^(?:the (?:other |big |main )?thing is|the plan is|update(?: on [\w ]+)?:|(?:\w+ )?caved[,.!]*|"
+    r"chang(?:ed|ing) (?:my|our|his|her|their) minds?[,.!]*|"
     r"(?:fine|ok|okay|right|no|yes|yeah|ugh|well|so)[,.!]+)\s*",
     re.I,
 )
