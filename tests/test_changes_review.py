@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import review, services
+from conversations import changes, review, services
 from conversations.greeting import greeting
 from memories import indexing
 from memories.models import Memory, MemoryItem, StateDelta
@@ -113,3 +113,73 @@ def test_a_fact_is_found_weeks_later_and_leads_to_its_conversation(alice, captur
         hit.memory.kind == Memory.Kind.FACT and "40,000" in hit.memory.content
         for hit in result.hits
     )
+
+
+# --- with a scripted Ollama ---------------------------------------------------------------------
+
+ENTITIES = {
+    "people": [{"name": "Alex", "context": "sends the contract", "relation": "builder"}],
+    "decisions": [{"what": "paint the hallway green", "why": "hides scuffs"}],
+    "waiting_on": [{"who": "Alex", "what": "the kitchen contract", "since": "2026-11-23"}],
+}
+FACTS = {"facts": [{"text": "Alice chose green paint for the hallway.", "subject": "hallway", "relation": "choice"}]}  # fmt: skip
+LATER = {
+    "people": [{"name": "Alex", "context": "sent the contract", "relation": "builder"}],
+    "decisions": [{"what": "paint the hallway grey", "why": "green looked dark"}],
+}
+LATER_FACTS = {"facts": [{"text": "Alice chose grey paint for the hallway.", "subject": "hallway", "relation": "choice"}]}  # fmt: skip
+NARRATIVE = {"narrative": "Alice talked about the hallway and the kitchen contract."}
+
+
+def test_with_ollama_the_model_proposes_what_closes_and_what_is_replaced(alice, capture, ollama):
+    ollama.answer(ENTITIES, ENTITIES, FACTS, NARRATIVE)
+    first = talked(alice, capture, "We're painting the hallway green. Waiting on Alex's contract.")
+    review.confirm(conversation=first)
+    open_items, current = changes.earlier_of(alice, None)
+    waiting = next(n for n, e in enumerate(open_items) if e.type == "waiting_on")
+    green = next(n for n, e in enumerate(current) if e.type == "decision")
+    green_fact = next(n for n, e in enumerate(current) if e.type == "fact")
+    ollama.answer(
+        LATER,
+        LATER,
+        LATER_FACTS,
+        {
+            "resolved": [{"item_id": waiting, "why": "Alex sent the contract"}],
+            # One real, one id the model made up: the made-up one is dropped, not a 500.
+            "superseded": [
+                {"id": green, "new": "paint the hallway grey", "why": "grey instead of green"},
+                {"id": green_fact, "new": "grey paint", "why": "the same choice, as a fact"},
+                {"id": 999, "new": "nothing", "why": "hallucinated"},
+            ],
+        },
+        NARRATIVE,
+    )
+    second = talked(alice, capture, "Alex sent the contract. Actually, grey for the hallway.")
+
+    report = second.compression_report
+    assert report["deltas"]["engine"] == "ollama"
+    deltas = review.draft_of(second).deltas.all()
+    superseded = [d for d in deltas if d.type == StateDelta.Type.SUPERSEDED]
+    assert {(d.item_id is not None, d.old_fact_id is not None) for d in superseded} == {
+        (True, False),
+        (False, True),
+    }
+    assert any(d.resolves and d.item.type == "waiting_on" for d in deltas)
+
+    review.confirm(conversation=second)
+    old = MemoryItem.objects.get(type="decision", memory__conversation=first)
+    old_fact = Memory.objects.get(kind=Memory.Kind.FACT, conversation=first)
+    assert old.valid_to is not None and old_fact.valid_to is not None
+    assert not MemoryItem.objects.get(type="waiting_on", memory__conversation=first).is_active
+
+
+def test_with_ollama_broken_delta_json_falls_back_to_the_rules(alice, capture, ollama):
+    ollama.answer(ENTITIES, ENTITIES, FACTS, NARRATIVE)
+    review.confirm(conversation=talked(alice, capture, "We're painting the hallway green."))
+    ollama.answer(LATER, LATER, LATER_FACTS, "{not json", "{still not", NARRATIVE)
+
+    second = talked(alice, capture, "Actually, grey for the hallway.")
+
+    report = second.compression_report
+    assert report["deltas"]["engine"] == "offline" and report["deltas"]["fallback_reason"]
+    assert review.draft_of(second) is not None

@@ -178,9 +178,14 @@ CONTRACTIONS = {
     "mustve": "must've",
 }
 
-# "i" alone is always the pronoun; "w" before a determiner or a name-like word is "with".
+# "i" alone is always the pronoun; "w" before a determiner, or lower case between two words, is
+# "with".
 _WORD = re.compile(r"(?<![\w/&])([\w/&]+)(?![\w/&])")
-_W_WITH = re.compile(r"\bw\s+(?=(?:the|a|an|my|our|his|her|their|your|him|them|us|me|it)\b)", re.I)
+_W_WITH = re.compile(
+    r"\bw\s+(?=(?:the|a|an|my|our|his|her|their|your|him|them|us|me|it)\b)|"
+    r"(?<=[a-z] )w\s+(?=[a-z])",  # lower case between words: "went w butcher block"
+    re.I,
+)
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "´": "'", "`": "'"})
 
 # Thousands: "6k", "2.5k", "£6k", "6 grand", "six grand".

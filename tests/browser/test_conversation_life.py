@@ -167,3 +167,56 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
     chain.last.locator("p.summary a").click()  # and forward again to the latest
     expect(chain.last).to_have_attribute("aria-current", "step")
     expect(chain.last.locator("ul.linked")).to_contain_text("replace the boiler")
+
+
+def test_a_messy_change_of_mind_is_reviewed_accepted_and_shown_as_current(
+    page, live_server, busy_worker, monkeypatch, database_turns
+):
+    get_user_model().objects.create_user("maya", password=PASSWORD)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("maya")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+    page.get_by_label("Start a conversation").fill(
+        "ok so we went w butcher block for the worktops bc its way cheaper"
+    )
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.assistant")).to_have_count(1)
+    page.get_by_label("Message").fill("still waiting on dave for the quote")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.assistant")).to_have_count(2)
+    watch_it_compress(page, busy_worker, monkeypatch, database_turns)
+    # The review shows the facts beside the items, in the third person.
+    expect(page.locator("ol.facts input.fact-text").first).to_have_value(
+        "Maya decided to go with butcher block for the worktops."
+    )
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("status")).to_contain_text("Remembered in")
+
+    # The waiting-on is ticked off by hand on the greeting, and the tick undone.
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
+    waiting = page.locator(".greeting li.thread").filter(has_text="the quote")
+    waiting.get_by_role("button", name="Done").click()
+    expect(waiting).to_contain_text("done")
+    waiting.get_by_role("button", name="Undo").click()
+    expect(waiting.get_by_role("button", name="Done")).to_be_visible()
+
+    page.get_by_label("Start a conversation").fill(
+        "changed our minds, going with quartz worktops instead, butcher block needs too much oiling"
+    )
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.assistant")).to_have_count(1)
+    watch_it_compress(page, busy_worker, monkeypatch, database_turns)
+    replaces = page.locator("ul.supersessions input[type=checkbox]")
+    expect(replaces).to_have_count(1)
+    expect(replaces).to_be_checked()
+    expect(page.locator("ul.supersessions")).to_contain_text("butcher block")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("status")).to_contain_text("Remembered in")
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
+    current = page.locator(".greeting li.decision").filter(has_text="quartz")
+    expect(current).to_contain_text("previously:")
+    expect(current.locator(".previously")).to_contain_text("butcher block")
+    expect(page.locator(".greeting li.decision")).to_have_count(1)
