@@ -40,6 +40,7 @@ from conversations.offline.changes import Earlier, resolutions, supersessions  #
 from conversations.offline.names import Known  # noqa: E402
 from conversations.offline.pipeline import extract  # noqa: E402
 from conversations.offline.route import ActProfile, route  # noqa: E402
+from talkingrock import embeddings, nlp  # noqa: E402
 
 HOUSEHOLDS = ROOT / "tests" / "data" / "households"
 ITEM_KINDS = ("people", "tasks", "decisions", "waiting_on", "questions_opened")
@@ -359,6 +360,16 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="dev misses and false positives")
     args = parser.parse_args()
     print(f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M})\n")
+    started = time.perf_counter()
+    nlp.pipeline()
+    loaded = time.perf_counter() - started
+    started = time.perf_counter()
+    embeddings.embed(["warm up"])
+    print(
+        f"spaCy pipeline loaded in {loaded:.2f} s, the embedding model in "
+        f"{time.perf_counter() - started:.2f} s (both once per process; load average "
+        f"{os.getloadavg()[0]:.2f})\n"
+    )
     for name in ("dev", "test") if args.split == "both" else (args.split,):
         split = run(name)
         print(report(split) + "\n")
