@@ -6,6 +6,7 @@ characters take nine bytes each in a URL, is answered, not refused with a bare 4
 from __future__ import annotations
 
 import re
+import selectors
 import socket
 import subprocess
 import sys
@@ -60,17 +61,32 @@ def server(file_env):
         text=True,
     )
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"{url}/accounts/login/", timeout=2)
-            break
-        except httpx.TransportError:
-            assert process.poll() is None, process.stderr.read()
-            time.sleep(0.2)  # the server is starting; there is nothing else to wait on
+    _wait_until_serving(process)
+    # The socket is bound and a worker booted: the first request waits in the listen backlog
+    # while the workers load the models (gunicorn.conf.py, post_worker_init).
+    httpx.get(f"{url}/accounts/login/", timeout=120).raise_for_status()
     yield url, token
     process.terminate()
     process.wait(timeout=30)
+
+
+def _wait_until_serving(process, seconds: float = 60) -> None:
+    """Until gunicorn says a worker has booted (its log line on stderr), or fail with its log
+    if it exits or says nothing in time."""
+    said: list[str] = []
+    deadline = time.monotonic() + seconds
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stderr, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if not selector.select(timeout=deadline - time.monotonic()):
+                break
+            line = process.stderr.readline()
+            if not line:  # the server exited
+                break
+            said.append(line)
+            if "Booting worker" in line:
+                return
+    pytest.fail(f"gunicorn did not start (exit {process.poll()}):\n{''.join(said)}")
 
 
 def test_a_chunked_tool_call_is_read_whole(server):

@@ -1,0 +1,170 @@
+"""The structured pieces of a memory (its items) and what a conversation changed (deltas)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from memories.models.memory import Memory
+from talkingrock.fields import CleanJSONField
+
+
+class MemoryItem(models.Model):
+    """A structured piece of a memory (seed 003): a person, task, decision, waiting-on, question
+    opened or resolved… The active ones are a member's open threads."""
+
+    class Type(models.TextChoices):
+        PERSON = "person"
+        TASK = "task"
+        DECISION = "decision"
+        WAITING_ON = "waiting_on"
+        QUESTION_RESOLVED = "question_resolved"
+        QUESTION_OPENED = "question_opened"
+        BLOCKER_CLEARED = "blocker_cleared"
+        PRIORITY_CHANGE = "priority_change"
+        ACT_REFERENCE = "act_reference"
+        INSIGHT = "insight"
+
+    # Each type's main and secondary field in ``data`` (the seed's extraction JSON).
+    FIELDS: dict[str, tuple[str, str]] = {
+        "person": ("name", "context"),
+        "task": ("description", "status"),
+        "decision": ("what", "why"),
+        "waiting_on": ("who", "what"),
+        "question_resolved": ("question", "answer"),
+        "question_opened": ("question", ""),
+        "blocker_cleared": ("what", "unblocks"),
+        "priority_change": ("item", "new"),
+        "act_reference": ("act", "relevance"),
+        "insight": ("insight", "context"),
+    }
+    # Items that stay open until a later conversation resolves them.
+    OPEN_TYPES = ("waiting_on", "question_opened", "task")
+
+    class Resolution(models.TextChoices):
+        CONVERSATION = "conversation"  # a later conversation closed it (resolved_by)
+        DONE = "done"  # ticked off by hand
+        DISMISSED = "dismissed"  # no longer relevant, by hand
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="items")
+    type = models.CharField(max_length=24, choices=Type.choices)
+    data = CleanJSONField(default=dict)
+    is_active = models.BooleanField(default=True)
+    resolved_by = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="resolved_items"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.CharField(max_length=16, choices=Resolution.choices, blank=True)
+    # A decision a later one replaced ("leaning butcher block" → "quartz after all").
+    valid_to = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["memory", "id"]
+        indexes = [models.Index(fields=["type", "is_active"], name="memory_item_type_active")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    type__in=[
+                        "person",
+                        "task",
+                        "decision",
+                        "waiting_on",
+                        "question_resolved",
+                        "question_opened",
+                        "blocker_cleared",
+                        "priority_change",
+                        "act_reference",
+                        "insight",
+                    ]
+                ),
+                name="memory_item_type_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_type_display()}: {self.text}"
+
+    @property
+    def main(self) -> str:
+        return str(self.data.get(self.FIELDS[self.type][0], ""))
+
+    @property
+    def detail(self) -> str:
+        key = self.FIELDS[self.type][1]
+        return str(self.data.get(key, "")) if key else ""
+
+    @property
+    def text(self) -> str:
+        """One line for people: "Alex — contract feedback", "Paint the hall — decided"."""
+        return " — ".join(part for part in (self.main, self.detail) if part)
+
+
+class StateDelta(models.Model):
+    """What a conversation's memory changed (seed 003, stage 3). Resolutions name the open item
+    they close; the member accepts or declines each one on the review screen."""
+
+    class Type(models.TextChoices):
+        NEW_WAITING_ON = "new_waiting_on"
+        RESOLVED_WAITING_ON = "resolved_waiting_on"
+        NEW_THREAD = "new_thread"
+        RESOLVED_THREAD = "resolved_thread"
+        PRIORITY_CHANGE = "priority_change"
+        ACT_UPDATE = "act_update"
+        SUPERSEDED = "superseded"  # a new decision or fact replaces an earlier one
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deltas")
+    type = models.CharField(max_length=24, choices=Type.choices)
+    data = CleanJSONField(default=dict)
+    item = models.ForeignKey(
+        MemoryItem,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="resolving_deltas",
+        help_text="The open item this delta resolves, or the decision it supersedes.",
+    )
+    # A supersession: the earlier fact it replaces, and what replaces the item or the fact.
+    old_fact = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    new_item = models.ForeignKey(
+        MemoryItem, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    new_fact = models.ForeignKey(
+        Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted = models.BooleanField(default=True)
+    applied = models.BooleanField(default=False)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["memory", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    type__in=[
+                        "new_waiting_on",
+                        "resolved_waiting_on",
+                        "new_thread",
+                        "resolved_thread",
+                        "priority_change",
+                        "act_update",
+                        "superseded",
+                    ]
+                ),
+                name="state_delta_type_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_type_display()} from [id:{self.memory_id}]"
+
+    @property
+    def resolves(self) -> bool:
+        return self.type in (self.Type.RESOLVED_WAITING_ON, self.Type.RESOLVED_THREAD)

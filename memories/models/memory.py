@@ -1,0 +1,169 @@
+"""A memory: one fact, note or conversation summary a member owns, and the clock that says
+how far their vectors have been written."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+
+from talkingrock.fields import CleanCharField, CleanTextField
+
+
+def content_hash(content: str) -> str:
+    """Stable fingerprint of a memory's text: whitespace-folded, case-sensitive."""
+    return hashlib.sha256(" ".join(content.split()).encode()).hexdigest()
+
+
+class Memory(models.Model):
+    """One remembered thing. Archived, never silently deleted (seed 001)."""
+
+    class Source(models.TextChoices):
+        CONVERSATION = "conversation"
+        AGENT = "agent"
+        EXTRACTION = "extraction"
+        MIGRATION = "migration"
+        MANUAL = "manual"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft"  # produced by a close, waiting for the member's review
+        CONFIRMED = "confirmed"
+
+    class Kind(models.TextChoices):
+        MEMORY = "memory"  # a conversation's narrative, or anything stored as it was said
+        FACT = "fact"  # one self-contained sentence (seed 002), extracted or stored as a fact
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories"
+    )
+    content = CleanTextField()
+    content_hash = models.CharField(max_length=64, editable=False)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.MANUAL)
+    tags = CleanCharField(max_length=500, blank=True, help_text="Comma-separated keywords.")
+    # RESTRICT: an act with memories cannot be deleted on its own, but deleting a member
+    # removes their acts and memories together.
+    act = models.ForeignKey("conversations.Act", on_delete=models.RESTRICT, related_name="memories")
+    conversation = models.ForeignKey(
+        "conversations.Conversation",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="memories",
+    )
+    narrative = models.ForeignKey(
+        "narratives.Narrative",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="stamped_memories",
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.CONFIRMED)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MEMORY)
+    # A fact's subject and relation ("worktops" / "choice", "school pickup" / "time"): a later
+    # fact on the same subject and relation may replace it (valid_to, superseded_by).
+    subject = CleanCharField(max_length=200, blank=True)
+    relation = CleanCharField(max_length=100, blank=True)
+    # The conversation memory a fact was extracted from.
+    derived_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="facts"
+    )
+    user_reviewed = models.BooleanField(default=False)
+    user_edited = models.BooleanField(default=False)
+    original_content = CleanTextField(blank=True)
+    extraction_engine = models.CharField(max_length=64, blank=True)
+    confidence = models.FloatField(null=True, blank=True)
+    score = models.IntegerField(default=0)
+    hit_count = models.PositiveIntegerField(default=0)
+    last_hit_at = models.DateTimeField(null=True, blank=True)
+    happened_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    consolidated_at = models.DateTimeField(null=True, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    # Replaced by a later fact or decision on the same subject: kept, shown as history
+    # ("previously: butcher block, changed 12 Nov"), ranked below the one that replaced it.
+    valid_to = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    # The content hash the vector and the entity mentions were computed from; when it differs
+    # from content_hash the memory waits for the indexing task (memories/indexing.py).
+    indexed_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # The owner's VectorClock tick when this memory's vector was last written: a process holding
+    # the member's vectors in memory asks for the rows written after the tick it has.
+    vector_tick = models.BigIntegerField(default=0, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "memories"
+        indexes = [
+            models.Index(fields=["owner", "act", "-created_at"], name="memory_owner_act_created"),
+            models.Index(fields=["owner", "content_hash"], name="memory_owner_hash"),
+            models.Index(fields=["owner", "archived_at"], name="memory_owner_archived"),
+            # "What happened in March": recall's time window, without scanning a member's rows.
+            models.Index(
+                F("owner"), Coalesce("happened_at", "created_at"), name="memory_owner_when"
+            ),
+            models.Index(fields=["owner", "vector_tick"], name="memory_owner_vector_tick"),
+            # The few memories waiting for the indexing task, without scanning the rest.
+            models.Index(
+                fields=["owner"],
+                condition=~Q(indexed_hash=F("content_hash")),
+                name="memory_pending_index",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(
+                    source__in=["conversation", "agent", "extraction", "migration", "manual"]
+                ),
+                name="memory_source_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "confirmed"]), name="memory_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["memory", "fact"]), name="memory_kind_valid"
+            ),
+            models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"[id:{self.pk}] {self.content[:60]}"
+
+    def save(self, *args, **kwargs):
+        self.content_hash = content_hash(self.content)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "content" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "content_hash"}
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("memories:detail", args=[self.pk])
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
+
+    @property
+    def tag_list(self) -> list[str]:
+        return [t.strip() for t in self.tags.split(",") if t.strip()]
+
+
+class VectorClock(models.Model):
+    """Per member: how many times their vectors were written (``tick``) and memories deleted
+    (``deletions``). Both only ever grow; writers take the database's write lock first, so a
+    reader that has seen tick N has seen every vector written up to N (memories/vectors.py)."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    tick = models.BigIntegerField(default=0)
+    deletions = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"vectors of {self.owner_id}: tick {self.tick}, deletions {self.deletions}"
