@@ -45,6 +45,8 @@ def test_shorthand_is_read_as_english(typed, read):
         ("tmrw at 3", "on 13 March 2026 at 3"),
         ("coming tues 17th march", "coming Tuesday 17 March 2026"),
         ("the 2nd", "2 April 2026"),  # passed this month: next month's
+        ("templating thurs 26th", "templating Thursday 26 March 2026"),
+        ("sat the 4th", "Saturday 4 April 2026"),  # the first month whose 4th is a Saturday
         ("last monday", "Monday 9 March 2026"),
         ("in 2 weeks", "by 26 March 2026"),
         ("no date here", "no date here"),

@@ -126,6 +126,18 @@ def test_a_decision_is_the_choice_without_what_surrounds_it(said, choice):
     assert decision["what"] == choice
 
 
+def test_a_terse_choice_is_written_as_the_clause_that_said_what_it_is_about():
+    found = extract("we're swapping the kitchen tap for the brushed brass one", "ok brass it is")
+    assert [d["what"] for d in found.items["decisions"]] == [
+        "swap the kitchen tap for the brushed brass one"
+    ]
+
+
+def test_a_terse_choice_with_nothing_before_it_stays_as_said():
+    found = extract("the weather has been awful", "ok brass it is")
+    assert [d["what"] for d in found.items["decisions"]] == ["brass"]
+
+
 def test_what_surrounds_a_choice_comes_off():
     assert phrases.choice_of("the other thing is we'll do Mondays so yes that's sorted") == (
         "we'll do Mondays"

@@ -32,6 +32,11 @@ _DAY_MONTH = re.compile(
     re.I,
 )
 _MONTH_DAY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+{_ORDINAL}\b(?:,?\s+(\d{{4}}))?", re.I)
+# "thurs 28th", "sat the 30th": a weekday with a day of the month and no month.
+_WEEKDAY_DAY = re.compile(
+    rf"\b(?:(?:on|by|from|till|until)\s+)?({_DAY_WORDS})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b",
+    re.I,
+)
 _DAY_ONLY = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _IN_UNITS = re.compile(r"\bin\s+(\d{1,2}|a|one|two|three|four)\s+(day|week)s?\b", re.I)
 _NEXT_WEEK = re.compile(r"\bnext\s+(week|month)\b", re.I)
@@ -128,12 +133,29 @@ def resolve(text: str, today: date) -> tuple[str, list[date]]:
         lead = f"{modifier} " if modifier in ("on", "by", "from", "till", "until") else ""
         return keep(m, _weekday(m[2], modifier, today), weekday=True, lead=lead)
 
-    def day_only(m: re.Match) -> str:
-        day = _safe(today.year, today.month, int(m[1]))
+    def day_only(m: re.Match, number: int | None = None) -> str:
+        number = number if number is not None else int(m[1])
+        day = _safe(today.year, today.month, number)
         if day and day < today:
             month = today.month % 12 + 1
-            day = _safe(today.year + (month == 1), month, int(m[1]))
+            day = _safe(today.year + (month == 1), month, number)
         return keep(m, day)
+
+    def weekday_day(m: re.Match) -> str:
+        # The first month from this one in which that day falls on that weekday; the day of the
+        # month wins when none does within a year (the weekday was a slip).
+        wanted, number = _DAYS[m[1].lower()], int(m[2])
+        candidates = []
+        for ahead in range(12):
+            month = (today.month - 1 + ahead) % 12 + 1
+            day = _safe(today.year + (today.month - 1 + ahead) // 12, month, number)
+            if day and day >= today:
+                candidates.append(day)
+        day = next((d for d in candidates if d.weekday() == wanted), None)
+        if day is None:
+            return day_only(m, number)
+        lead = m[0][: m[0].lower().index(m[1].lower())]
+        return keep(m, day, weekday=True, lead=lead.lower())
 
     def in_units(m: re.Match) -> str:
         count = int(m[1]) if m[1].isdigit() else _SMALL[m[1].lower()]
@@ -144,6 +166,7 @@ def resolve(text: str, today: date) -> tuple[str, list[date]]:
     text = _RELATIVE.sub(relative, text)
     text = _DAY_MONTH.sub(day_month, text)
     text = _MONTH_DAY.sub(month_day, text)
+    text = _WEEKDAY_DAY.sub(weekday_day, text)
     text = _WEEKDAY.sub(weekday, text)
     text = _DAY_ONLY.sub(day_only, text)
     text = _IN_UNITS.sub(in_units, text)

@@ -119,6 +119,37 @@ def decision(unit: Unit) -> dict[str, str]:
     return row
 
 
+_TERSE = 2  # content words: "quartz", "switch insurance" say the choice, not what it is about
+_LOOK_BACK = 6  # clauses
+
+
+def _content(tokens) -> set[str]:
+    return {
+        t.lemma_.lower()
+        for t in tokens
+        if t.is_alpha and not t.is_stop and t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "NUM")
+    }
+
+
+def fuller(unit: Unit, reading: Reading, row: dict[str, str]) -> dict[str, str]:
+    """A terse choice ("fine, quartz it is") said after the clause that told what it is about
+    ("we're switching the worktops to quartz") is written as that clause's choice: the nearest
+    earlier clause of the member, a few back, that holds every word of the choice and more."""
+    said = _content(unit.tokens)
+    if not said or len(row["what"].split()) > _TERSE:
+        return row
+    for earlier in reversed(reading.units[max(0, unit.index - _LOOK_BACK) : unit.index]):
+        theirs = _content(earlier.tokens)
+        if said <= theirs and len(theirs - said) >= 2 and earlier.label not in _NOT_A_CHOICE:
+            fuller_row = decision(earlier)
+            if len(fuller_row["what"].split()) > len(row["what"].split()):
+                return {**row, "what": fuller_row["what"]}
+    return row
+
+
+_NOT_A_CHOICE = frozenset({"question_to_assistant", "small_talk", "waiting_on", "task"})
+
+
 # Words that end the action and start why ("get him pyjamas because he can't lift his arm").
 _REASON_WORDS = frozenset({"because", "cos", "coz", "cuz", "since"})
 _JOINS = frozenset({"and", "then", "&", "plus", ","})
@@ -206,7 +237,7 @@ def items(reading: Reading, today: date, by_unit: dict | None = None) -> dict[st
         if unit.label == "decision" or (
             unit.label == "change_of_mind" and _chosen_by_the_household(unit, reading)
         ):
-            row = decision(unit)
+            row = fuller(unit, reading, decision(unit))
             found["decisions"].append(row)
             if by_unit is not None:
                 by_unit[unit.index] = row
