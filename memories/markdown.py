@@ -40,7 +40,7 @@ from memories.porting import (
     parse_iso_datetime,
     read_text,
 )
-from memories.services import clean_content, clean_tags
+from memories.services import clean_content, clean_session, clean_tags
 from talkingrock.text import has_control
 
 # ATX heading; a closing run of #s needs a space before it, so "# C#" is about C#.
@@ -243,6 +243,7 @@ def _meta_values(meta: dict[str, str]) -> tuple[str | None, dict[str, Any]]:
         fields["hit_count"] = _whole_number(meta["hits"], "hits", 0, 2**31 - 1)
     for key, name in _META_DATES.items():
         fields[name] = parse_iso_datetime(meta.get(key), key)
+    fields["session"] = clean_session(meta.get("session", ""))
     fields["created_at"] = fields["created_at"] or timezone.now()
     act = meta.get("act")
     if act is not None and not is_act_title(act):
@@ -313,6 +314,8 @@ def _meta_comment(memory: Memory) -> str:
     for key, name in _META_DATES.items():
         if (value := getattr(memory, name)) is not None:
             fields.append(f"{key}={value.isoformat()}")
+    if memory.session:
+        fields.append(f"session={_quoted(memory.session)}")
     return f"<!-- talkingrock {' '.join(fields)} -->"
 
 

@@ -335,33 +335,46 @@ def vector_count(*, owner_id: int | None = None) -> int:
 
 
 def conversation_order(*, owner_id: int, ids: list[int], include_archived: bool) -> dict:
-    """For the memories in ``ids`` that came from a conversation: every confirmed memory of those
-    conversations, in the order they happened: {conversation id: [memory id, …]}. Recall uses it
-    to find a hit's neighbours (what was said just before and after)."""
+    """For the memories in ``ids`` that came from a conversation or were stored in a session:
+    every confirmed memory of those conversations and sessions, in the order they happened:
+    {conversation id or "session:<name>": [memory id, …]}. A memory with a conversation belongs
+    to it whatever its session says. Recall uses it to find a hit's neighbours (what was said just
+    before and after) and its conversation's best match."""
     if not ids:
         return {}
     archived = "" if include_archived else "AND +m.archived_at IS NULL"
     # Conversations first, then their memories through the conversation index. The unary "+"
     # keeps the planner off the owner index, which it otherwise walks once per conversation
-    # (39 ms, then 944 ms, for a member with 40k memories, against 1 ms).
+    # (39 ms, then 944 ms, for a member with 40k memories, against 1 ms). Sessions go through
+    # the (owner, session) index.
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
             WITH talks AS MATERIALIZED (
                 SELECT DISTINCT c.conversation_id AS id
                 FROM json_each(%s) AS j CROSS JOIN memories_memory AS c ON c.id = j.value
-                WHERE c.conversation_id IS NOT NULL
+                WHERE c.conversation_id IS NOT NULL AND c.owner_id = %s
+            ),
+            sessions AS MATERIALIZED (
+                SELECT DISTINCT c.session AS name
+                FROM json_each(%s) AS j CROSS JOIN memories_memory AS c ON c.id = j.value
+                WHERE c.conversation_id IS NULL AND c.session != '' AND c.owner_id = %s
             )
-            SELECT m.conversation_id, m.id
+            SELECT m.conversation_id, m.id, coalesce(m.happened_at, m.created_at) AS at
             FROM talks CROSS JOIN memories_memory AS m ON m.conversation_id = talks.id
             WHERE +m.owner_id = %s AND m.status = 'confirmed' {archived}
-            ORDER BY m.conversation_id, coalesce(m.happened_at, m.created_at), m.id
+            UNION ALL
+            SELECT 'session:' || m.session, m.id, coalesce(m.happened_at, m.created_at) AS at
+            FROM sessions CROSS JOIN memories_memory AS m
+                ON m.owner_id = %s AND m.session = sessions.name
+            WHERE m.conversation_id IS NULL AND m.status = 'confirmed' {archived}
+            ORDER BY 1, 3, 2
             """,
-            [json.dumps(ids), owner_id],
+            [json.dumps(ids), owner_id, json.dumps(ids), owner_id, owner_id, owner_id],
         )
-        order: dict[int, list[int]] = {}
-        for conversation_id, memory_id in cursor.fetchall():
-            order.setdefault(conversation_id, []).append(memory_id)
+        order: dict[int | str, list[int]] = {}
+        for group, memory_id, _ in cursor.fetchall():
+            order.setdefault(group, []).append(memory_id)
         return order
 
 

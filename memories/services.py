@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -15,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 
 from conversations.models import Act
 from conversations.services import ensure_your_story
@@ -63,6 +65,50 @@ def clean_tags(tags: object) -> str:
     return cleaned
 
 
+SESSION_LENGTH = 200
+_WHEN_HELP = "an ISO date (2026-03-12) or date-time (2026-03-12T09:30:00+00:00)"
+
+
+def clean_session(session: object) -> str:
+    """A session name: any text on one line, spaces folded, 200 characters at most."""
+    if session is None:
+        return ""
+    if not isinstance(session, str):
+        raise ValidationError("session must be text.")
+    session = " ".join(clean_text(session, multiline=False).split())
+    if len(session) > SESSION_LENGTH:
+        raise ValidationError(f"session is too long ({SESSION_LENGTH} characters at most).")
+    return session
+
+
+def clean_happened_at(value: object) -> datetime | None:
+    """When it happened: a datetime, or an ISO date or date-time; a date alone is midnight in
+    the household's time zone, a date-time without an offset is in it too."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    elif isinstance(value, date):
+        parsed = datetime.combine(value, time())
+    elif isinstance(value, str) and len(value) <= 40:
+        try:
+            parsed = parse_datetime(value.strip())
+            if parsed is None and (day := parse_date(value.strip())) is not None:
+                parsed = datetime.combine(day, time())
+        except ValueError:  # well-formed but impossible: month 13, 30 February
+            parsed = None
+    else:
+        parsed = None
+    if parsed is None:
+        raise ValidationError(f"happened_at must be {_WHEN_HELP}: got {str(value)[:40]!r}.")
+    if timezone.is_naive(parsed):
+        try:
+            parsed = timezone.make_aware(parsed)
+        except (OverflowError, ValueError):
+            raise ValidationError(f"happened_at is out of range: {str(value)[:40]!r}.") from None
+    return parsed
+
+
 def get_memory(*, owner: AbstractBaseUser, memory_id: int) -> Memory:
     return Memory.objects.select_related("act").get(pk=memory_id, owner=owner)
 
@@ -75,11 +121,16 @@ def memory_store(
     source: str = Memory.Source.AGENT,
     act: Act | None = None,
     happened_at=None,
+    session: str | None = "",
     **fields,
 ) -> Memory:
-    """Store one memory for ``owner``; it lands in Your Story unless an act of theirs is given."""
+    """Store one memory for ``owner``; it lands in Your Story unless an act of theirs is given.
+    ``happened_at`` (a datetime or an ISO date or date-time) says when it happened, ``session``
+    groups it with the owner's other memories of that session."""
     content = clean_content(content)
     tags = clean_tags(tags)
+    happened_at = clean_happened_at(happened_at)
+    session = clean_session(session)
     if source not in Memory.Source.values:
         raise ValidationError(f"source must be one of: {', '.join(Memory.Source.values)}.")
     if act is None:
@@ -94,6 +145,7 @@ def memory_store(
         source=source,
         act=act,
         happened_at=happened_at,
+        session=session,
         **fields,
     )
     indexing.request_indexing(owner_id=owner.pk)  # embed + entities, after commit

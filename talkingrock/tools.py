@@ -153,6 +153,8 @@ def memory_as_dict(memory: Memory) -> dict[str, Any]:
         "score": memory.score,
         "hit_count": memory.hit_count,
         "created_at": memory.created_at.isoformat(),
+        "happened_at": memory.happened_at.isoformat() if memory.happened_at else None,
+        "session": memory.session or None,
         "last_hit_at": memory.last_hit_at.isoformat() if memory.last_hit_at else None,
         "archived": memory.archived_at is not None,
         "user_edited": memory.user_edited,
@@ -167,11 +169,32 @@ def memory_as_dict(memory: Memory) -> dict[str, Any]:
         "content": _CONTENT,
         "tags": _TAGS,
         "source": {"type": "string", "enum": list(Memory.Source.values)},
+        "happened_at": {
+            "type": "string",
+            "maxLength": 40,
+            "description": "When it happened: an ISO date (2026-03-12) or date-time "
+            "(2026-03-12T09:30:00+00:00); without an offset, in the household's time zone.",
+        },
+        "session": {
+            "type": "string",
+            "maxLength": memory_services.SESSION_LENGTH,
+            "description": "Any name you use to group memories said together (a chat, a "
+            "meeting, an import); recall reads a session as it reads a conversation.",
+        },
     },
     required=("content",),
 )
-def _memory_store(user, *, content, tags="", source=Memory.Source.AGENT):
-    memory = memory_services.memory_store(owner=user, content=content, tags=tags, source=source)
+def _memory_store(
+    user, *, content, tags="", source=Memory.Source.AGENT, happened_at=None, session=""
+):
+    memory = memory_services.memory_store(
+        owner=user,
+        content=content,
+        tags=tags,
+        source=source,
+        happened_at=happened_at,
+        session=session,
+    )
     return memory_as_dict(memory)
 
 

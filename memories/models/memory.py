@@ -81,6 +81,10 @@ class Memory(models.Model):
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     happened_at = models.DateTimeField(null=True, blank=True)
+    # Any string the writer uses to group memories (seed 001's session_id): a session groups its
+    # memories as a conversation does, for recall's neighbours and its conversation prior. Only
+    # ever read together with the owner, so two members' "monday" are two sessions.
+    session = CleanCharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now)
     consolidated_at = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -109,6 +113,9 @@ class Memory(models.Model):
                 F("owner"), Coalesce("happened_at", "created_at"), name="memory_owner_when"
             ),
             models.Index(fields=["owner", "vector_tick"], name="memory_owner_vector_tick"),
+            models.Index(
+                fields=["owner", "session"], condition=~Q(session=""), name="memory_owner_session"
+            ),
             # The few memories waiting for the indexing task, without scanning the rest.
             models.Index(
                 fields=["owner"],

@@ -75,7 +75,8 @@ def explain(components: dict[str, Any]) -> list[str]:
         elif source := neighbours.get("from_1"):
             reasons.append(f"next to [id:{source}]")
     if conversation := components.get("conversation"):
-        reasons.append(f"same conversation as [id:{conversation['best']}]")
+        group = "session" if str(conversation["id"]).startswith("session:") else "conversation"
+        reasons.append(f"same {group} as [id:{conversation['best']}]")
     if window := components.get("time"):
         reasons.append(f"in the time asked about ({window['phrase']})")
     if named := components.get("named"):

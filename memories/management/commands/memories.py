@@ -2,9 +2,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from conversations import backup, restore
+from memories import services
 from memories.housekeeping import rebuild_fts, restore_fts_triggers
 from talkingrock.management.commands._members import member_named
 
@@ -12,8 +14,8 @@ from talkingrock.management.commands._members import member_named
 class Command(BaseCommand):
     help = (
         "Import a member's memories from Markdown (MEMORY.md + memory/*.md) or a JSON export, "
-        "export everything they own as JSON (restorable) or their memories as Markdown, or "
-        "rebuild the keyword index."
+        "export everything they own as JSON (restorable) or their memories as Markdown, store "
+        "one memory, or rebuild the keyword index."
     )
 
     def add_arguments(self, parser):
@@ -29,6 +31,12 @@ class Command(BaseCommand):
         exp.add_argument("--user", required=True)
         exp.add_argument("--format", choices=backup.EXPORT_FORMATS, default="json")
         exp.add_argument("--out", type=Path, help="File to write (default: standard output).")
+        store = sub.add_parser("store", help="Store one memory (as the memory_store tool does).")
+        store.add_argument("content")
+        store.add_argument("--user", required=True)
+        store.add_argument("--tags", default="")
+        store.add_argument("--happened-at", help="ISO date or date-time it happened")
+        store.add_argument("--session", default="", help="a name grouping memories said together")
         sub.add_parser("reindex", help="Restore missing index triggers and rebuild the index.")
 
     def handle(self, *args, action, **options):
@@ -36,6 +44,8 @@ class Command(BaseCommand):
             self._import(options["path"], member_named(options["user"]))
         elif action == "export":
             self._export(member_named(options["user"]), options["format"], options["out"])
+        elif action == "store":
+            self._store(member_named(options["user"]), options)
         else:
             restored = restore_fts_triggers()
             rebuild_fts()
@@ -56,6 +66,20 @@ class Command(BaseCommand):
         )
         if restored := ", ".join(f"{n} {kind}" for kind, n in report.restored.items() if n):
             self.stdout.write(f"Also restored: {restored}.")
+
+    def _store(self, member, options) -> None:
+        try:
+            memory = services.memory_store(
+                owner=member,
+                content=options["content"],
+                tags=options["tags"],
+                source="manual",
+                happened_at=options["happened_at"],
+                session=options["session"],
+            )
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from None
+        self.stdout.write(f"Stored [id:{memory.pk}] for {member.username}.")
 
     def _export(self, member, fmt: str, out: Path | None) -> None:
         body, _, _ = backup.export_memories(owner=member, fmt=fmt)
