@@ -4,6 +4,17 @@ Usage (from the project root)::
 
     .venv/bin/python bench/locomo.py [--data ../shared/data/locomo] [--keep DIR | --reuse DIR]
         [--set key=value ...] [--conversations 0-9] [--modes keywords vectors hybrid]
+        [--path conversation|plain] [--halves 0-4 5-9]
+
+    # our real-human-style chats, in the same format: dev to tune on, test frozen
+    .venv/bin/python bench/locomo.py --data tests/data/realchat/dev
+    .venv/bin/python bench/locomo.py --data tests/data/realchat/test
+
+``--data`` is any LoCoMo-format folder (``locomo10.json``, or every ``*.json`` in it; the audit's
+``errors.json`` when present). ``--path plain`` stores every turn through ``memory_store`` alone,
+with ``happened_at`` and the session's name as ``session`` (no conversations), so both ways in
+are measured. For LoCoMo the tables are printed for all ten and for each half: 0-4 is what
+recall was tuned on, 5-9 is held out.
 
 Each of the ten conversations becomes one member's memories, one memory per turn:
 ``Speaker: text`` (with the image caption of a shared photo), ``happened_at`` the session's date
@@ -58,10 +69,17 @@ def evidence_ids(raw: list[str]) -> list[str]:
 
 
 def load(data: Path) -> list[dict]:
-    conversations = json.loads((data / "locomo10.json").read_text())
+    """Every conversation of a LoCoMo-format folder: ``locomo10.json`` (with the audit's
+    ``errors.json`` when it is there), or else every ``*.json`` in it, in name order."""
+    files = [data / "locomo10.json"] if (data / "locomo10.json").exists() else []
+    files = files or sorted(p for p in data.glob("*.json") if p.name != "errors.json")
+    if not files:
+        raise SystemExit(f"no LoCoMo-format JSON in {data}")
+    conversations = [sample for path in files for sample in json.loads(path.read_text())]
+    audit = data / "errors.json"
     corrections = {
         item["question_id"]: evidence_ids(item["correct_evidence"])
-        for item in json.loads((data / "errors.json").read_text())
+        for item in (json.loads(audit.read_text()) if audit.exists() else [])
         if item.get("correct_evidence")
     }
     loaded = []
@@ -113,7 +131,10 @@ def setup_django(data_dir: Path) -> None:
     django.setup()
 
 
-def ingest(conversations: list[dict]) -> dict:
+def ingest(conversations: list[dict], path: str = "conversation") -> dict:
+    """Store every turn. ``conversation``: each session an archived conversation its turns come
+    from (the app's own path); ``plain``: through ``memory_store`` alone, each turn with its
+    ``happened_at`` and the session's name as ``session``, as an agent or importer writes."""
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import transaction
@@ -130,6 +151,15 @@ def ingest(conversations: list[dict]) -> dict:
         with transaction.atomic():
             for turn in conversation["turns"]:
                 when = timezone.make_aware(turn["at"])
+                if path == "plain":
+                    services.memory_store(
+                        owner=member,
+                        content=turn["text"],
+                        source="agent",
+                        happened_at=when,
+                        session=f"session {turn['session']}",
+                    )
+                    continue
                 if turn["session"] not in sessions:  # each LoCoMo session is one conversation
                     sessions[turn["session"]] = Conversation.objects.create(
                         owner=member,
@@ -285,6 +315,20 @@ def main(argv=None) -> int:
         help="override a TALKINGROCK_RECALL setting for this run (JSON value)",
     )
     parser.add_argument("--json", type=Path, help="also write the scores here")
+    parser.add_argument(
+        "--path",
+        choices=("conversation", "plain"),
+        default="conversation",
+        help="store each session as a conversation, or through memory_store with session "
+        "and happened_at",
+    )
+    parser.add_argument(
+        "--halves",
+        nargs="*",
+        default=None,
+        metavar="SUBSET",
+        help="score these subsets apart too (default for LoCoMo: 0-4 tuned on, 5-9 held out)",
+    )
     args = parser.parse_args(argv)
 
     conversations = load(args.data)
@@ -300,7 +344,7 @@ def main(argv=None) -> int:
         settings.TALKINGROCK_RECALL[key] = json.loads(value)
 
     if not args.reuse:
-        facts = ingest(conversations)
+        facts = ingest(conversations, args.path)
         print(
             f"ingest: {facts['memories']:,} memories stored, embedded and entity-indexed in "
             f"{facts['store_seconds']:.1f} s (indexing runs inline on commit: no worker here), "
@@ -308,9 +352,28 @@ def main(argv=None) -> int:
             f"{facts['ingest_rate']:.0f} memories/s end to end"
         )
     subset = parse_subset(args.conversations)
+    halves = (
+        args.halves
+        if args.halves is not None
+        else (["0-4", "5-9"] if len(conversations) == 10 else [])
+    )
+    parts = [parse_subset(h) & subset for h in halves] or [subset]
+    parts.append(subset - set().union(*parts))
     started = time.perf_counter()
-    scores, timings = evaluate(conversations, args.modes, subset)
-    print(f"questions asked in {time.perf_counter() - started:.0f} s")
+    scores: dict = defaultdict(lambda: defaultdict(list))
+    timings: list[float] = []
+    by_half = []
+    for part in parts:
+        part_scores, part_timings = evaluate(conversations, args.modes, part)
+        by_half.append(part_scores)
+        timings += part_timings
+        for key, groups in part_scores.items():
+            for group, rows in groups.items():
+                scores[key][group] += rows
+    print(
+        f"stored through the {args.path} path; questions asked in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
     if timings:
         timings.sort()
         print(
@@ -320,6 +383,9 @@ def main(argv=None) -> int:
     if args.set:
         print("settings changed for this run:", ", ".join(args.set))
     print(table(scores, args.modes))
+    for name, part_scores in zip(halves, by_half, strict=False):
+        print(f"\n## conversations {name} only")
+        print(table(part_scores, args.modes))
     if args.json:
         args.json.write_text(
             json.dumps({f"{m}|{e}": v for (m, e), v in scores.items()}, default=str)

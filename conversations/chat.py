@@ -32,20 +32,10 @@ SYSTEM = (
     "never invent a memory. If you need more, search with memory_query (key nouns, not a "
     "question). Reinforce a memory that proved useful; demote one that proved wrong."
 )
-# A hit counts as bearing on the message when its words or its meaning match; otherwise a
-# member with few memories would be shown whatever happens to rank first.
-MIN_SIMILARITY = 0.3
 
 
 def _config(name: str):
     return settings.TALKINGROCK_CONVERSATIONS[name]
-
-
-def relevant(hit) -> bool:
-    meaning = hit.components.get("meaning") or {}
-    return (
-        bool(hit.components.get("keywords")) or (meaning.get("similarity") or 0) >= MIN_SIMILARITY
-    )
 
 
 def respond(*, conversation: Conversation, message: Message) -> Message:
@@ -59,7 +49,9 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         conversation=conversation,
         message=message,
     )
-    hits = [hit for hit in found.hits if relevant(hit)]
+    # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
+    # few memories would be shown whatever happens to rank first.
+    hits = found.strong
     used = [
         {"id": hit.memory_id, "recall": found.recall_id, "why": "; ".join(hit.why)[:200]}
         for hit in hits

@@ -264,7 +264,8 @@ def _memory_update(user, *, id, content, tags=None):
     "search_memories",
     "Find memories by meaning as well as keywords: paraphrases, names shared with a match, what "
     "was said around it and the time the query names ('last week'). Each result says why it "
-    "matched. Use memory_query for an exact keyword search.",
+    "matched; matches below the relevance floor are left out and counted in weak_matches. Use "
+    "memory_query for an exact keyword search.",
     {
         "query": {"type": "string", "maxLength": 10_000},
         "act_id": _id("Only this act.", nullable=True),
@@ -295,8 +296,11 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
                 "score": round(hit.score, 4),
                 "why": {**hit.components, "reasons": hit.why},
             }
-            for hit in result.hits
-        ]
+            for hit in result.strong
+        ],
+        # Matches below the relevance floor are left out and counted: the least bad of what
+        # the member has is not an answer.
+        "weak_matches": len(result.weak),
     }
     if result.message:
         answer["message"] = result.message

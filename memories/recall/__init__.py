@@ -28,7 +28,7 @@ from django.utils.module_loading import import_string
 
 from memories import search
 from memories.models import Memory
-from memories.recall import order, steps, trail
+from memories.recall import floor, order, steps, trail
 from memories.recall.results import Hit, RecallResult, explain, line_of
 from memories.recall.trail import strengthen_links
 from memories.timephrases import find_window
@@ -96,7 +96,7 @@ def recall(
     total = steps.member_size(owner, pool)
     named = steps.query_entities(owner, query, total) if query.strip() else {}
 
-    # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
+    # 1. Keywords: FTS5 BM25 over content, tags and source.
     sanitised = search.sanitise(query)
     terms, dropped = search.within_budget(
         sanitised.terms, owner_id=owner.pk, budget=steps.config("keyword_budget")
@@ -107,7 +107,9 @@ def recall(
         limit=steps.config("keyword_k"),
         include_archived=include_archived,
     )
-    best_bm25 = keyword[0][1] if keyword and keyword[0][1] > 0 else 1.0
+    # Scaled so the best match is 1, unless even the best is weak (below the floor's BM25): a
+    # lone filler word matched in a small store ("for") must not count as a perfect match.
+    best_bm25 = max(keyword[0][1] if keyword else 0.0, steps.config("floor_bm25"), 1e-9)
     for rank, (memory_id, bm25) in enumerate(keyword, start=1):
         pool.base[memory_id] = max(bm25, 0) / best_bm25
         pool.parts[memory_id]["keywords"] = {"rank": rank, "bm25": round(bm25, 4)}
@@ -210,6 +212,7 @@ def recall(
     order.note_what_they_replace(hits)
     if reranker := steps.config("reranker"):
         hits = import_string(reranker)(query, hits)
+    floor.mark(hits, pool.parts)
     for position, hit in enumerate(hits, start=1):
         hit.components["position"] = position
 

@@ -16,6 +16,7 @@ class Hit:
     memory: Memory
     score: float
     components: dict[str, Any]
+    weak: bool = False  # below the relevance floor (floor.py): shown apart, if at all
 
     @property
     def why(self) -> list[str]:
@@ -32,6 +33,16 @@ class RecallResult:
     recall_id: int | None = None
     terms: tuple[str, ...] = ()
     entities: list[str] = field(default_factory=list)
+
+    @property
+    def strong(self) -> list[Hit]:
+        """The hits that clear the relevance floor, best first."""
+        return [hit for hit in self.hits if not hit.weak]
+
+    @property
+    def weak(self) -> list[Hit]:
+        """The hits below the floor: the least bad of what there is, not an answer."""
+        return [hit for hit in self.hits if hit.weak]
 
     @property
     def context(self) -> str:

@@ -291,6 +291,12 @@ TALKINGROCK_RECALL = {
     "recency_weight": 0.1,
     # Dotted path to callable(query, hits) -> hits, e.g. a cross-encoder; off by default.
     "reranker": None,
+    # The relevance floor (memories/recall/floor.py): what search, the tools and the chat show.
+    # Calibrated by bench/floor.py on the development chats; docs/benchmarks.md has the run.
+    # The strictest floor that keeps 95 % of the evidence in the dev chats' top 10. The BM25 one
+    # also caps how much a weak keyword match counts in the fusion (recall step 1).
+    "floor_similarity": 0.2,
+    "floor_bm25": 4.0,
 }
 
 LOGGING = {
