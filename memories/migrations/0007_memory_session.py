@@ -5,22 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('conversations', '0005_stage_labels'),
-        ('memories', '0006_facts_and_supersession'),
-        ('narratives', '0002_chain'),
+        ("conversations", "0005_stage_labels"),
+        ("memories", "0006_facts_and_supersession"),
+        ("narratives", "0002_chain"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='memory',
-            name='session',
-            field=models.CharField(blank=True, default='', max_length=200),
+            model_name="memory",
+            name="session",
+            field=models.CharField(blank=True, default="", max_length=200),
         ),
         migrations.AddIndex(
-            model_name='memory',
-            index=models.Index(condition=models.Q(('session', ''), _negated=True), fields=['owner', 'session'], name='memory_owner_session'),
+            model_name="memory",
+            index=models.Index(
+                condition=models.Q(("session", ""), _negated=True),
+                fields=["owner", "session"],
+                name="memory_owner_session",
+            ),
         ),
     ]
