@@ -107,9 +107,7 @@ def recall(
         limit=steps.config("keyword_k"),
         include_archived=include_archived,
     )
-    # Scaled so the best match is 1, unless even the best is weak (below the floor's BM25): a
-    # lone filler word matched in a small store ("for") must not count as a perfect match.
-    best_bm25 = max(keyword[0][1] if keyword else 0.0, steps.config("floor_bm25"), 1e-9)
+    best_bm25 = keyword[0][1] if keyword and keyword[0][1] > 0 else 1.0  # the best match is 1
     for rank, (memory_id, bm25) in enumerate(keyword, start=1):
         pool.base[memory_id] = max(bm25, 0) / best_bm25
         pool.parts[memory_id]["keywords"] = {"rank": rank, "bm25": round(bm25, 4)}

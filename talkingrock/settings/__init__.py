@@ -293,8 +293,7 @@ TALKINGROCK_RECALL = {
     "reranker": None,
     # The relevance floor (memories/recall/floor.py): what search, the tools and the chat show.
     # Calibrated by bench/floor.py on the development chats; docs/benchmarks.md has the run.
-    # The strictest floor that keeps 95 % of the evidence in the dev chats' top 10. The BM25 one
-    # also caps how much a weak keyword match counts in the fusion (recall step 1).
+    # The strictest floor that keeps 95 % of the evidence in the dev chats' top 10.
     "floor_similarity": 0.2,
     "floor_bm25": 4.0,
 }

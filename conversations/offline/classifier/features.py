@@ -102,11 +102,7 @@ def form(clause: Clause) -> np.ndarray:
     text = clause.text
     lower = text.lower()
     words = [t.lower_ for t in clause.tokens if not t.is_punct and not t.is_space]
-    # A cue counts in any inflection: "switching" is "switch", "chasing" is "chase".
-    lemmas = " ".join(t.lemma_.lower() for t in clause.tokens)
-    values = [
-        1.0 if pattern.search(lower) or pattern.search(lemmas) else 0.0 for pattern in CUES.values()
-    ]
+    values = [1.0 if pattern.search(lower) else 0.0 for pattern in CUES.values()]
     subjects = [t for t in clause.tokens if t.dep_ in ("nsubj", "nsubjpass")]
     root = next((t for t in clause.tokens if t.dep_ == "ROOT"), None)
     values += [
