@@ -43,30 +43,27 @@ class Seen:
     """One hit of a top 10: what the floor reads of it, and whether it answers."""
 
     evidence: bool
-    similarity: float
-    bm25: float
-    source_similarity: float | None  # the neighbour that lifted it, if one did
-    source_bm25: float | None
+    own: dict  # the hit's components
+    lifted_by: dict | None  # the components the neighbour that lifted it had, if one did
 
     def clears(self, similarity: float, bm25: float) -> bool:
-        if self.similarity >= similarity or self.bm25 >= bm25:
-            return True
-        if self.source_similarity is None:
-            return False
-        return self.source_similarity >= similarity or (self.source_bm25 or 0.0) >= bm25
+        from memories.recall import floor  # after django.setup(), as every app module
+
+        return any(
+            parts is not None and floor.clears_alone(parts, similarity=similarity, bm25=bm25)
+            for parts in (self.own, self.lifted_by)
+        )
 
 
 def seen(hit, evidence: bool) -> Seen:
-    parts = hit.components
-    neighbours = parts.get("neighbours", {})
-    lifted = "source_similarity" in neighbours
-    return Seen(
-        evidence=evidence,
-        similarity=parts.get("meaning", {}).get("similarity", 0.0),
-        bm25=parts.get("keywords", {}).get("bm25", 0.0),
-        source_similarity=neighbours.get("source_similarity") if lifted else None,
-        source_bm25=neighbours.get("source_bm25") if lifted else None,
-    )
+    neighbours = hit.components.get("neighbours", {})
+    lifted_by = None
+    if "source_similarity" in neighbours:  # floor.mark() notes what the neighbour brought
+        lifted_by = {
+            "meaning": {"similarity": neighbours["source_similarity"]},
+            "keywords": {"bm25": neighbours["source_bm25"]},
+        }
+    return Seen(evidence=evidence, own=hit.components, lifted_by=lifted_by)
 
 
 def ask(conversations: list[dict]) -> tuple[list[list[Seen]], list[list[Seen]]]:

@@ -352,11 +352,9 @@ def main(argv=None) -> int:
             f"{facts['ingest_rate']:.0f} memories/s end to end"
         )
     subset = parse_subset(args.conversations)
-    halves = (
-        args.halves
-        if args.halves is not None
-        else (["0-4", "5-9"] if len(conversations) == 10 else [])
-    )
+    halves = args.halves
+    if halves is None:  # LoCoMo: 0-4 tuned on, 5-9 held out
+        halves = ["0-4", "5-9"] if len(conversations) == 10 else []
     parts = [parse_subset(h) & subset for h in halves] or [subset]
     parts.append(subset - set().union(*parts))
     started = time.perf_counter()

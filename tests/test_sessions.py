@@ -35,6 +35,11 @@ OTHER = [
     "ugh thursdays are the worst",
     "the boiler man is coming at 8",
 ]
+# Told again a week later: the later telling is the current one, on either path.
+AGAIN = [
+    "the dentist moved my appointment again, it's friday now",
+    "at least fridays are quiet",
+]
 
 
 # --- every writer ---------------------------------------------------------------------------
@@ -150,10 +155,17 @@ def _as_sessions(owner, remember):
     for n, text in enumerate(OTHER):
         when = MONDAY + timedelta(days=3, seconds=n)
         remember(text, owner=owner, session="chat-2", happened_at=when)
+    for n, text in enumerate(AGAIN):
+        when = MONDAY + timedelta(days=10, seconds=n)
+        remember(text, owner=owner, session="chat-3", happened_at=when)
 
 
 def _as_conversations(owner, remember):
-    for turns, start in ((CHAT, MONDAY), (OTHER, MONDAY + timedelta(days=3))):
+    for turns, start in (
+        (CHAT, MONDAY),
+        (OTHER, MONDAY + timedelta(days=3)),
+        (AGAIN, MONDAY + timedelta(days=10)),
+    ):
         talk = Conversation.objects.create(
             owner=owner, status=Conversation.Status.ARCHIVED, started_at=start
         )
@@ -171,7 +183,7 @@ QUESTIONS = [
 
 
 def _ranked(owner):
-    at = MONDAY + timedelta(days=10)
+    at = MONDAY + timedelta(days=12)
     return {
         question: [
             (Memory.objects.get(pk=hit.memory_id).content, round(hit.score, 6))
@@ -188,6 +200,8 @@ def test_the_plain_path_with_sessions_ranks_as_the_conversation_path(alice, bob,
     index(bob)
 
     assert _ranked(alice) == _ranked(bob)
+    dentist = _ranked(alice)["when is the dentist"]
+    assert dentist[0][0] == AGAIN[0]  # the later telling first, on both paths
 
 
 def test_a_sessions_turns_lift_each_other_and_say_so(alice, remember, index):

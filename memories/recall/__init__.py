@@ -96,7 +96,7 @@ def recall(
     total = steps.member_size(owner, pool)
     named = steps.query_entities(owner, query, total) if query.strip() else {}
 
-    # 1. Keywords: FTS5 BM25 over content, tags and source.
+    # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
     sanitised = search.sanitise(query)
     terms, dropped = search.within_budget(
         sanitised.terms, owner_id=owner.pk, budget=steps.config("keyword_budget")
@@ -107,7 +107,7 @@ def recall(
         limit=steps.config("keyword_k"),
         include_archived=include_archived,
     )
-    best_bm25 = keyword[0][1] if keyword and keyword[0][1] > 0 else 1.0  # the best match is 1
+    best_bm25 = keyword[0][1] if keyword and keyword[0][1] > 0 else 1.0
     for rank, (memory_id, bm25) in enumerate(keyword, start=1):
         pool.base[memory_id] = max(bm25, 0) / best_bm25
         pool.parts[memory_id]["keywords"] = {"rank": rank, "bm25": round(bm25, 4)}

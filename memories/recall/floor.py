@@ -29,12 +29,17 @@ def _config(key: str) -> float:
     return settings.TALKINGROCK_RECALL[key]
 
 
-def clears_alone(components: dict[str, Any]) -> bool:
-    similarity = components.get("meaning", {}).get("similarity", 0.0)
-    if similarity >= _config("floor_similarity"):
+def clears_alone(
+    components: dict[str, Any], *, similarity: float | None = None, bm25: float | None = None
+) -> bool:
+    """Whether a candidate clears the floor on its own; the thresholds default to the settings
+    (bench/floor.py passes others to calibrate them)."""
+    similarity = _config("floor_similarity") if similarity is None else similarity
+    bm25 = _config("floor_bm25") if bm25 is None else bm25
+    if components.get("meaning", {}).get("similarity", 0.0) >= similarity:
         return True
     keywords = components.get("keywords")
-    return bool(keywords) and keywords.get("bm25", 0.0) >= _config("floor_bm25")
+    return bool(keywords) and keywords.get("bm25", 0.0) >= bm25
 
 
 def mark(hits: list, parts: dict[int, dict[str, Any]]) -> None:

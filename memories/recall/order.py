@@ -128,20 +128,26 @@ def asks_about_the_past(query: str) -> bool:
 
 def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> None:
     """Among the best candidates, an earlier memory on the same topic as a later one (their
-    meanings this close, their conversations different) ranks just below the later one when
+    meanings this close, their conversations or sessions different) ranks just below the later one when
     the later one answers nearly as well: what a household says last about a thing is what is
     true now, whether or not the change was marked at review. Not for questions about the past
     or a time window (those ask for the earlier one)."""
     top = sorted(final, key=lambda i: (-final[i], -i))[:TOPIC_CANDIDATES]
     found = vectors.rows(pool.vectors, owner.pk, top)
-    conversation = dict(Memory.objects.filter(pk__in=top).values_list("pk", "conversation_id"))
+    # Told where: its conversation, else its session (a session is read as a conversation).
+    told_in = {
+        pk: conversation_id or (f"session:{session}" if session else None)
+        for pk, conversation_id, session in Memory.objects.filter(pk__in=top).values_list(
+            "pk", "conversation_id", "session"
+        )
+    }
     for newer in sorted(top, key=lambda i: when[i], reverse=True):
         for older in top:
             if (
                 when[older] >= when[newer]
                 or older not in found
                 or newer not in found
-                or conversation.get(older) == conversation.get(newer)
+                or told_in.get(older) == told_in.get(newer)
                 or final[older] < final[newer]
                 or final[newer] < REPLACED_IN_RATIO * final[older]
                 or float(found[older] @ found[newer]) < SAME_TOPIC
