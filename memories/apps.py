@@ -9,6 +9,7 @@ class MemoriesConfig(AppConfig):
         from django.db.models.signals import post_delete, post_migrate, post_save
 
         from memories.housekeeping import (
+            ensure_context_keys,
             ensure_schedules,
             member_created,
             member_deleted,
@@ -19,6 +20,7 @@ class MemoriesConfig(AppConfig):
         check_model_package()  # fail at start-up, naming the package, not at the first store
 
         post_migrate.connect(restore_fts_triggers, sender=self, dispatch_uid="memories.fts_guard")
+        post_migrate.connect(ensure_context_keys, sender=self, dispatch_uid="memories.context_keys")
         post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="memories.schedules")
         # Each member has a keyword index of their own (memories/sql.py).
         post_save.connect(
@@ -35,6 +37,8 @@ class MemoriesConfig(AppConfig):
 def vector_deleted(sender, instance, **kwargs) -> None:
     """A deleted memory's vector goes with it (a trigger); processes holding the member's
     vectors in memory re-read them (memories/vectors.py)."""
+    from memories.context import memory_deleted
     from memories.vectors import record_deletion
 
     record_deletion(instance.owner_id)
+    memory_deleted(instance)  # the memories told after it lose a neighbour

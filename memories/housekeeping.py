@@ -8,7 +8,7 @@ import logging
 from django.conf import settings
 from django.db import connections
 
-from memories import sql
+from memories import context, search, sql
 from memories.models import Memory
 
 log = logging.getLogger(__name__)
@@ -122,6 +122,17 @@ def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[
     if restored:
         log.warning("Restored keyword index objects %s and rebuilt what they missed.", restored)
     return restored
+
+
+def ensure_context_keys(sender=None, using: str = "default", **kwargs) -> int:
+    """post_migrate guard: memories embedded before contextual keys existed get theirs, once
+    (when there are vectors but no key at all)."""
+    if using != "default" or search.context_vector_count() or not search.vector_count():
+        return 0
+    built = context.rebuild_everything()
+    if built:
+        log.warning("Built %d contextual keys for memories indexed before they existed.", built)
+    return built
 
 
 def member_created(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:

@@ -1,5 +1,5 @@
-"""The write path after a memory is stored (seed 002): embed it, extract its entities, link
-them. Runs in the background (``request_indexing``) and in ``manage.py reembed``.
+"""The write path after a memory is stored (seed 002): embed it, build its contextual key
+(memories/context.py), extract its entities, link them. Runs in the background (``request_indexing``) and in ``manage.py reembed``.
 
 A memory is pending while ``indexed_hash`` differs from ``content_hash``, so editing a memory
 re-indexes it and running twice does nothing. The model and the extractor run outside any
@@ -17,8 +17,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
+from memories import context, search, vectors
 from memories import entities as entity_rules
-from memories import search, vectors
 from memories.models import Entity, Memory, MemoryItem, Mention
 from talkingrock import embeddings, jobs
 
@@ -141,6 +141,8 @@ def index_batch(batch: list[Pending]) -> int:
         for item, _, _ in computed:
             written[item.owner_id].append(item.id)
         vectors.record_writes(set(written), written)
+        # Their contextual keys, and those of the memories told just after them.
+        context.rebuild([item.id for item, _, _ in computed])
         _write_mentions([item for item, _, _ in computed], [found for _, _, found in computed])
         for item, _, _ in computed:
             Memory.objects.filter(pk=item.id).update(indexed_hash=item.content_hash)

@@ -25,19 +25,40 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memory_vec USING vec0(
 )
 """
 DROP_VEC = "DROP TABLE IF EXISTS memory_vec"
+# The contextual keys (memories/context.py): a memory embedded with what was said just before it
+# in its conversation or session. Only memories that have such neighbours have a row.
+CREATE_CONTEXT_VEC = f"""
+CREATE VIRTUAL TABLE IF NOT EXISTS memory_context_vec USING vec0(
+    owner_id integer partition key,
+    embedding float[{EMBEDDING_DIMENSIONS}] distance_metric=cosine
+)
+"""
+DROP_CONTEXT_VEC = "DROP TABLE IF EXISTS memory_context_vec"
 
 # Household-wide triggers. Every path that deletes a memory (the ORM, a cascade from the member,
 # a test flush) takes its vector with it.
-TRIGGERS = {
+# VEC_TRIGGERS is frozen as migrations 0005 and 0006 create it; 0008 adds CONTEXT_TRIGGERS.
+VEC_TRIGGERS = {
     "memory_vec_ad": """
 CREATE TRIGGER IF NOT EXISTS memory_vec_ad AFTER DELETE ON memories_memory BEGIN
     DELETE FROM memory_vec WHERE rowid = old.id;
 END
 """,
 }
+CONTEXT_TRIGGERS = {
+    "memory_context_vec_ad": """
+CREATE TRIGGER IF NOT EXISTS memory_context_vec_ad AFTER DELETE ON memories_memory BEGIN
+    DELETE FROM memory_context_vec WHERE rowid = old.id;
+END
+""",
+}
+TRIGGERS = VEC_TRIGGERS | CONTEXT_TRIGGERS
 DROP_TRIGGERS = [f"DROP TRIGGER IF EXISTS {name}" for name in TRIGGERS]
-CREATE_ALL = [CREATE_VEC, *TRIGGERS.values()]
-DROP_ALL = [*DROP_TRIGGERS, DROP_VEC]
+CREATE_ALL = [CREATE_VEC, CREATE_CONTEXT_VEC, *TRIGGERS.values()]
+DROP_ALL = [*DROP_TRIGGERS, DROP_CONTEXT_VEC, DROP_VEC]
+# Migration 0008 adds the contextual keys' table and trigger (and its reverse drops them).
+CONTEXT_CREATE = [CREATE_CONTEXT_VEC, *CONTEXT_TRIGGERS.values()]
+CONTEXT_DROP = ["DROP TRIGGER IF EXISTS memory_context_vec_ad", DROP_CONTEXT_VEC]
 
 
 # --- one keyword index per member ---------------------------------------------------------------

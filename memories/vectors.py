@@ -35,6 +35,7 @@ _lock = threading.Lock()
 class Partition:
     ids: np.ndarray  # int64, the first ``size`` rows are in use
     matrix: np.ndarray  # float32 (capacity, 384), unit rows
+    context: np.ndarray  # each row's contextual key (memories/context.py), else its own vector
     size: int
     tick: int
     deletions: int
@@ -42,26 +43,28 @@ class Partition:
 
     @classmethod
     def empty(cls, tick: int, deletions: int) -> Partition:
-        return cls(
-            np.zeros(0, np.int64), np.zeros((0, DIMENSIONS), np.float32), 0, tick, deletions, {}
-        )
+        empty = np.zeros((0, DIMENSIONS), np.float32)
+        return cls(np.zeros(0, np.int64), empty, empty.copy(), 0, tick, deletions, {})
 
-    def put(self, rows: list[tuple[int, bytes]]) -> None:
-        """Write (memory id, blob) rows: replace the ones it has, append the rest."""
-        new = [(i, b) for i, b in rows if i not in self.position]
+    def put(self, rows: list[tuple[int, bytes, bytes | None]]) -> None:
+        """Write (memory id, blob, contextual blob or None) rows: replace the ones it has,
+        append the rest."""
+        new = [row for row in rows if row[0] not in self.position]
         if self.size + len(new) > len(self.ids):  # grow by half again: appends stay cheap
             capacity = max(int((self.size + len(new)) * 1.5), 64)
             self.ids = np.resize(self.ids, capacity)
-            matrix = np.zeros((capacity, DIMENSIONS), np.float32)
-            matrix[: self.size] = self.matrix[: self.size]
-            self.matrix = matrix
-        for memory_id, blob in rows:
+            for name in ("matrix", "context"):
+                grown = np.zeros((capacity, DIMENSIONS), np.float32)
+                grown[: self.size] = getattr(self, name)[: self.size]
+                setattr(self, name, grown)
+        for memory_id, blob, context in rows:
             row = self.position.get(memory_id)
             if row is None:
                 row = self.position[memory_id] = self.size
                 self.ids[row] = memory_id
                 self.size += 1
             self.matrix[row] = np.frombuffer(blob, dtype=np.float32)
+            self.context[row] = np.frombuffer(context or blob, dtype=np.float32)
 
 
 # (database name, owner id) → partition; a test database and a real one never share an entry.
@@ -73,16 +76,19 @@ def _clock(owner_id: int) -> tuple[int, int]:
     return row or (0, 0)
 
 
-def _read(owner_id: int, ids: list[int] | None) -> list[tuple[int, bytes]]:
+def _read(owner_id: int, ids: list[int] | None) -> list[tuple[int, bytes, bytes | None]]:
     with connection.cursor() as cursor:
         if ids is None:
             cursor.execute(
-                "SELECT rowid, embedding FROM memory_vec WHERE owner_id = %s", [owner_id]
+                "SELECT v.rowid, v.embedding, c.embedding FROM memory_vec AS v "
+                "LEFT JOIN memory_context_vec AS c ON c.rowid = v.rowid WHERE v.owner_id = %s",
+                [owner_id],
             )
         else:
             cursor.execute(
-                "SELECT v.rowid, v.embedding FROM json_each(%s) AS j "
-                "CROSS JOIN memory_vec AS v ON v.rowid = j.value WHERE v.owner_id = %s",
+                "SELECT v.rowid, v.embedding, c.embedding FROM json_each(%s) AS j "
+                "CROSS JOIN memory_vec AS v ON v.rowid = j.value "
+                "LEFT JOIN memory_context_vec AS c ON c.rowid = v.rowid WHERE v.owner_id = %s",
                 [json.dumps(ids), owner_id],
             )
         return cursor.fetchall()
@@ -109,25 +115,36 @@ def partition(owner_id: int) -> Partition:
         return current
 
 
-def nearest(part: Partition, *, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The partition's ``k`` memories nearest to ``vector``: (memory id, cosine distance)."""
+def _similarity(part: Partition, rows, vector: np.ndarray, context: bool) -> np.ndarray:
+    own = part.matrix[rows] @ vector
+    return np.maximum(own, part.context[rows] @ vector) if context else own
+
+
+def nearest(
+    part: Partition, *, vector: np.ndarray, k: int, context: bool = False
+) -> list[tuple[int, float]]:
+    """The partition's ``k`` memories nearest to ``vector``: (memory id, cosine distance). With
+    ``context``, a memory is as near as the nearer of its own and its contextual key."""
     if not part.size:
         return []
-    similarity = part.matrix[: part.size] @ vector
+    similarity = _similarity(part, slice(0, part.size), vector, context)
     k = min(k, part.size)
     top = np.argpartition(-similarity, k - 1)[:k]
     top = top[np.lexsort((-part.ids[top], -similarity[top]))]
     return [(int(part.ids[i]), float(1 - similarity[i])) for i in top]
 
 
-def distances(part: Partition, *, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
-    """Cosine distance from ``vector`` to each of the partition's memories in ``ids``."""
+def distances(
+    part: Partition, *, vector: np.ndarray, ids: list[int], context: bool = False
+) -> dict[int, float]:
+    """Cosine distance from ``vector`` to each of the partition's memories in ``ids`` (with
+    ``context``, the nearer of its two keys)."""
     rows = [
         (memory_id, part.position[memory_id]) for memory_id in ids if memory_id in part.position
     ]
     if not rows:
         return {}
-    similarity = part.matrix[[row for _, row in rows]] @ vector
+    similarity = _similarity(part, [row for _, row in rows], vector, context)
     return {memory_id: float(1 - s) for (memory_id, _), s in zip(rows, similarity, strict=True)}
 
 
@@ -136,7 +153,7 @@ def rows(part: Partition | None, owner_id: int, ids: list[int]) -> dict[int, np.
     from the member's rows of memory_vec."""
     if part is not None:
         return {i: part.matrix[part.position[i]] for i in ids if i in part.position}
-    return {i: np.frombuffer(blob, dtype=np.float32) for i, blob in _read(owner_id, ids)}
+    return {i: np.frombuffer(blob, dtype=np.float32) for i, blob, _ in _read(owner_id, ids)}
 
 
 def record_writes(owner_ids: set[int], memory_ids_by_owner: dict[int, list[int]]) -> None:

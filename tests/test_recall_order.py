@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from conversations.models import Conversation
 from memories.models import Memory, MemoryItem
-from memories.recall import recall
+from memories.recall import order, recall
 
 NOW = timezone.now()
 
@@ -123,6 +124,41 @@ def test_a_topic_told_again_in_a_later_conversation_puts_the_later_telling_first
     # Asking about the first plan is asking for the earlier telling: nothing is moved down.
     past = recall(alice, "where was the hen party originally going to be", k=3)
     assert all("told_again" not in hit.components for hit in past.hits)
+
+
+def test_a_topic_told_again_without_a_change_or_a_new_value_moves_nothing(alice, remember, index):
+    earlier = remember(
+        "The hen party is on the 16th in Leeds, we booked the cocktail class.",
+        conversation=talk(alice),
+        happened_at=NOW - timedelta(days=30),
+    )
+    remember(
+        "So excited about the hen party, the cocktail class in Leeds will be brilliant.",
+        conversation=talk(alice),
+        happened_at=NOW - timedelta(days=4),
+    )
+    Memory.objects.filter(pk=earlier.pk).update(score=2)
+    index(alice)
+
+    result = recall(alice, "where is the hen party", k=3)
+
+    assert ids(result)[0] == earlier.pk
+    assert all("told_again" not in hit.components for hit in result.hits)
+
+
+@pytest.mark.parametrize(
+    ("older", "newer", "changed"),
+    [
+        ("the party is on the 16th", "the party is on the 23rd", True),
+        ("pickup at 3pm", "pickup is 4:30pm from next week", True),
+        ("the quote was £400", "they came back at £520", True),
+        ("we are going to leeds", "we switched to manchester", True),
+        ("the party is on the 16th", "the party will be great", False),
+        ("we loved the support group", "the support group was lovely again", False),
+    ],
+)
+def test_what_counts_as_telling_a_change(older, newer, changed):
+    assert order.tells_a_change(older, newer) is changed
 
 
 def test_telling_the_same_topic_twice_in_one_conversation_moves_nothing(alice, remember, index):

@@ -19,7 +19,7 @@ def per_member(apps, schema_editor):
         for statement in sql.LEGACY_DROP_ALL:
             if statement != sql.DROP_VEC:
                 cursor.execute(statement)
-        for statement in sql.TRIGGERS.values():
+        for statement in sql.VEC_TRIGGERS.values():
             cursor.execute(statement)
         for owner_id in _members(cursor):
             for statement in sql.create_member_index(owner_id):

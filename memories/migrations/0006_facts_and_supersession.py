@@ -11,7 +11,7 @@ def restore_indexes(apps, schema_editor):
     """Adding the kind constraint remakes memories_memory, which drops its triggers (TECH_NOTES
     §2.1): put back the vector clean-up and every member's keyword index, rebuilt."""
     with schema_editor.connection.cursor() as cursor:
-        for statement in sql.TRIGGERS.values():
+        for statement in sql.VEC_TRIGGERS.values():
             cursor.execute(statement)
         cursor.execute(sql.MEMBER_IDS)
         for (owner_id,) in cursor.fetchall():

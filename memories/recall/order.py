@@ -126,21 +126,56 @@ def asks_about_the_past(query: str) -> bool:
     return bool(_THE_PAST.search(query or ""))
 
 
+# A later telling replaces an earlier one only when it says the plan changed, or carries a new
+# value of a kind the earlier one has: a date for a date, a time for a time, an amount for an
+# amount (the rule issue 11's changes stage applies at review). Telling a topic again without
+# either ("the support group was great again") replaces nothing.
+_CHANGED = re.compile(
+    r"\b(?:moved|changed?|switched|instead|no longer|anymore|cancell?ed|postponed|rescheduled|"
+    r"pushed (?:back|to)|brought forward|going with|settled on|not \w+ after all)\b",
+    re.I,
+)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+_VALUES = {
+    "time": re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b", re.I),
+    "amount": re.compile(
+        r"[£$€]\s?\d[\d,.]*k?|\b\d[\d,.]*\s?(?:pounds|dollars|euros|quid|bucks)\b", re.I
+    ),
+    "date": re.compile(
+        rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+        rf"\b{_MONTH}\s\d{{1,2}}\b|\b\d{{1,2}}\s{_MONTH}\b",
+        re.I,
+    ),
+}
+
+
+def _values(text: str) -> dict[str, set[str]]:
+    return {kind: {v.lower() for v in found.findall(text)} for kind, found in _VALUES.items()}
+
+
+def tells_a_change(older: str, newer: str) -> bool:
+    """Whether ``newer`` says a plan changed, or gives a new value of a kind ``older`` has."""
+    if _CHANGED.search(newer):
+        return True
+    before, after = _values(older), _values(newer)
+    return any(before[kind] and after[kind] - before[kind] for kind in _VALUES)
+
+
 def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> None:
     """Among the best candidates, an earlier memory on the same topic as a later one (their
     meanings this close, their conversations or sessions different) ranks just below the later one when
-    the later one answers nearly as well: what a household says last about a thing is what is
-    true now, whether or not the change was marked at review. Not for questions about the past
+    the later one answers nearly as well and tells a change: what a household says last about a
+    thing is what is true now, whether or not the change was marked at review. Not for questions about the past
     or a time window (those ask for the earlier one)."""
     top = sorted(final, key=lambda i: (-final[i], -i))[:TOPIC_CANDIDATES]
     found = vectors.rows(pool.vectors, owner.pk, top)
     # Told where: its conversation, else its session (a session is read as a conversation).
-    told_in = {
-        pk: conversation_id or (f"session:{session}" if session else None)
-        for pk, conversation_id, session in Memory.objects.filter(pk__in=top).values_list(
-            "pk", "conversation_id", "session"
-        )
-    }
+    told_in, text = {}, {}
+    for pk, conversation_id, session, content in Memory.objects.filter(pk__in=top).values_list(
+        "pk", "conversation_id", "session", "content"
+    ):
+        told_in[pk] = conversation_id or (f"session:{session}" if session else None)
+        text[pk] = content
     for newer in sorted(top, key=lambda i: when[i], reverse=True):
         for older in top:
             if (
@@ -151,6 +186,7 @@ def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> No
                 or final[older] < final[newer]
                 or final[newer] < REPLACED_IN_RATIO * final[older]
                 or float(found[older] @ found[newer]) < SAME_TOPIC
+                or not tells_a_change(text[older], text[newer])
             ):
                 continue
             final[older] = final[newer] * 0.95

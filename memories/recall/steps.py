@@ -100,16 +100,21 @@ def meaning_text(query: str, named: dict[int, Named]) -> str:
 def nearest(pool: Pool, owner, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """(memory id, cosine distance) of the member's k nearest: the same exact scan either way,
     through BLAS on this process's copy (memories/vectors.py) or in sqlite-vec."""
+    context = pool.config["context_keys"]
     if pool.vectors is not None:
-        return vectors.nearest(pool.vectors, vector=vector, k=k)
-    return search.nearest(owner_id=owner.pk, vector=embeddings.to_blob(vector), k=k)
+        return vectors.nearest(pool.vectors, vector=vector, k=k, context=context)
+    blob = embeddings.to_blob(vector)
+    return search.nearest(owner_id=owner.pk, vector=blob, k=k, context=context)
 
 
 def similarities(pool: Pool, owner, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+    """Each memory's similarity to the query: the better of its own and its contextual key."""
+    context = pool.config["context_keys"]
     if pool.vectors is not None:
-        found = vectors.distances(pool.vectors, vector=vector, ids=ids)
+        found = vectors.distances(pool.vectors, vector=vector, ids=ids, context=context)
     else:
-        found = search.distances(owner_id=owner.pk, vector=embeddings.to_blob(vector), ids=ids)
+        blob = embeddings.to_blob(vector)
+        found = search.distances(owner_id=owner.pk, vector=blob, ids=ids, context=context)
     return {memory_id: 1 - distance for memory_id, distance in found.items()}
 
 

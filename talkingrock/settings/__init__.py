@@ -254,6 +254,9 @@ TALKINGROCK_RECALL = {
     # reciprocal-rank fusion of the same lists, which throws the scores' gaps away; cosines
     # sit in a narrow band (0.2–0.6), hence the weight of 3.
     "meaning_weight": 3.0,
+    # A memory's similarity is the better of its own key's and its contextual key's (itself with
+    # the two memories told before it, memories/context.py): short chat turns mean little alone.
+    "context_keys": True,
     # A query name found on more than this share of the member's memories (their own name, a
     # partner's) is left out of the embedded query and kept as a boost (named_entity_boost).
     "common_name_share": 0.15,
