@@ -150,11 +150,14 @@ def recall(
     seeds = sorted(pool.score, key=lambda i: -pool.score[i])[: steps.config("seed_count")]
     steps.expand_through_entities(owner, pool, seeds, total)
     steps.expand_through_links(owner, pool, seeds)
+    # 6. Multi-hop: what the strongest hits name that the question did not, searched once more.
+    if query.strip():
+        steps.second_round(owner, pool, query, include_archived)
 
     if not pool:
         return RecallResult(query=query, hits=[], window=window, message=_empty_message(query))
 
-    # 6. Weigh what survives the filters by reinforcement, use and age; only the top k are
+    # 7. Weigh what survives the filters by reinforcement, use and age; only the top k are
     #    loaded as objects (a recall scores a few hundred candidates).
     rows = _filtered(
         owner,

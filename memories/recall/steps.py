@@ -270,3 +270,48 @@ def expand_through_links(owner, pool: Pool, seeds: list[int]) -> None:
             pool.score[related_id] = pool.score.get(related_id, 0.0) + gain - previous
             pool.base.setdefault(related_id, 0.0)
             pool.parts[related_id]["link"] = {"from": memory_id, "strength": strength, "gain": gain}
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def second_round(owner, pool: Pool, query: str, include_archived: bool) -> None:
+    """Multi-hop, one bounded round (seed 001's agent loop, done offline): the strongest hits of
+    the first round name what the question did not. Their words rarest among the member's own
+    memories (at least twice, so that they lead somewhere; no query word, no common word) are
+    searched for once more, and what that finds gains a share of the strongest hit's score."""
+    weight = config("second_round_weight")
+    seeds = sorted(pool.score, key=lambda i: (-pool.score[i], -i))[: config("second_round_seeds")]
+    if not weight or not seeds:
+        return
+    asked = {word.casefold() for word in _WORD.findall(query)}
+    words: list[str] = []
+    for text in Memory.objects.filter(pk__in=seeds).values_list("content", flat=True):
+        for word in _WORD.findall(text):
+            folded = word.casefold()
+            if folded not in asked and folded not in COMMON and folded not in words:
+                words.append(folded)
+    words = words[: config("second_round_probe")]
+    if not words:
+        return
+    cap = config("second_round_max_df")
+    counts = search.term_match_counts(owner_id=owner.pk, terms=tuple(words), cap=cap + 1)
+    rare = sorted((c, w) for w, c in zip(words, counts, strict=True) if 2 <= c <= cap)
+    chosen = tuple(w for _, w in rare[: config("second_round_words")])
+    if not chosen:
+        return
+    rows = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_expression(chosen),
+        limit=config("second_round_k"),
+        include_archived=include_archived,
+    )
+    best = rows[0][1] if rows and rows[0][1] > 0 else 1.0
+    top = pool.score[seeds[0]]
+    for memory_id, bm25 in rows:
+        if memory_id in seeds:
+            continue
+        gain = weight * max(bm25, 0.0) / best * top
+        pool.score[memory_id] = pool.score.get(memory_id, 0.0) + gain
+        pool.base.setdefault(memory_id, 0.0)
+        pool.parts[memory_id]["second_round"] = {"words": list(chosen), "gain": gain}

@@ -252,8 +252,9 @@ TALKINGROCK_RECALL = {
     # Fusion on scores: BM25 scaled so the best keyword match is 1, plus meaning_weight × cosine
     # similarity (every candidate gets both). Measured on LoCoMo: R@10 59.9 against 54.3 for
     # reciprocal-rank fusion of the same lists, which throws the scores' gaps away; cosines
-    # sit in a narrow band (0.2–0.6), hence the weight of 3.
-    "meaning_weight": 3.0,
+    # sit in a narrow band (0.2–0.6), hence a weight of 3; 4 since the contextual keys (issue 12,
+    # tuned on LoCoMo 0-4 and the realchat dev split with bench/locomo.py --set).
+    "meaning_weight": 4.0,
     # A memory's similarity is the better of its own key's and its contextual key's (itself with
     # the two memories told before it, memories/context.py): short chat turns mean little alone.
     "context_keys": True,
@@ -264,9 +265,10 @@ TALKINGROCK_RECALL = {
     # Conversations: the neighbours of the best neighbour_seeds candidates join; every candidate
     # gains neighbour_weight × its best neighbour's score (neighbour2_weight two away) and
     # conversation_weight × its conversation's best score. What answers a question is often
-    # said a turn before or after what matches it.
+    # said a turn before or after what matches it. (0.4 until the contextual keys, which already
+    # hold the two turns before: 0.2 since, tuned as meaning_weight.)
     "neighbour_seeds": 10,
-    "neighbour_weight": 0.4,
+    "neighbour_weight": 0.2,
     "neighbour2_weight": 0.15,
     "conversation_weight": 0.6,
     # Time: inside a window the query names, × (1 + time_boost); the time_k memories of the
@@ -275,6 +277,17 @@ TALKINGROCK_RECALL = {
     "time_boost": 0.6,
     "time_k": 20,
     "time_scan": 300,
+    # Multi-hop, one bounded second round (memories/recall/steps.py): the words of the
+    # second_round_seeds strongest hits rarest in the member's memories (of the first
+    # second_round_probe, found on 2 to second_round_max_df memories; second_round_words of
+    # them) are searched for again; each of the second_round_k found gains weight × its share of
+    # the best BM25 × the strongest hit's score. 0 turns it off.
+    "second_round_weight": 0.0,
+    "second_round_seeds": 3,
+    "second_round_probe": 24,
+    "second_round_max_df": 20,
+    "second_round_words": 4,
+    "second_round_k": 30,
     # The best few candidates seed the entity hop and the co-recall links.
     "seed_count": 5,
     # Entity hop: gain = weight × IDF × the seed's share of the top score, for names on at most
