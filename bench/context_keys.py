@@ -60,9 +60,7 @@ def score(conversations, *, grid: bool, embed, context) -> dict[str, float]:
         model_seconds["own"] += time.perf_counter() - started
         texts = [
             " ".join(
-                turns[j]["text"]
-                for j in range(max(0, i - 2), i + 1)
-                if sessions[j] == sessions[i]
+                turns[j]["text"] for j in range(max(0, i - 2), i + 1) if sessions[j] == sessions[i]
             )
             for i in range(len(turns))
         ]

@@ -2,10 +2,12 @@
 
     keywords (FTS5 BM25, the top 200) ─┐
                                        ├─ fused on their scores → neighbours in the same
-    meaning (sqlite-vec, the top 100) ─┘  conversation → the conversation's best hit → the time
-                                          window the query names → entities the query names →
-                                          one hop through shared entities → co-recall links
-      → × reinforcement × (access decay, recency) → optional reranker → top k
+    meaning (sqlite-vec, the top 100;  │  conversation → the conversation's best hit → the time
+      own or contextual key, memories/ ┘  window the query names → entities the query names →
+      context.py)                         one hop through shared entities → co-recall links →
+                                          optional second round (multi-hop)
+      → × reinforcement × (access decay, recency) → what replaced what → optional reranker
+      → top k → the relevance floor marks the weak ones
 
 Every hit keeps the parts of its score (``components``) so the interface can say why it matched,
 and a recall made for a purpose leaves a trail (``Recall`` + ``RecallHit``) and strengthens the
