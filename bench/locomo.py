@@ -25,7 +25,7 @@ real embedding model and entity rules), which also gives the ingest rate. The di
 turn is kept by this script, not in the memory. Then every question with evidence is asked:
 
 - ``keywords``: the FTS5 list alone (``search.keyword_candidates``, sanitised as memory_query);
-- ``vectors``: the sqlite-vec list alone (``search.nearest``, the query embedded);
+- ``vectors``: the sqlite-vec list alone (``vector_search.nearest``, the query embedded);
 - ``hybrid``: ``memories.recall.recall(member, question, k=50, at=<day after the last session>)``.
 
 Recall@k is the share of a question's evidence turns among the first k results, averaged over
@@ -200,7 +200,7 @@ def dialog_ids(member) -> dict[int, str]:
 def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[int]]]:
     from django.contrib.auth import get_user_model
 
-    from memories import search
+    from memories import search, vector_search
     from memories.recall import recall
     from talkingrock import embeddings
 
@@ -220,7 +220,7 @@ def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[
             ranked["keywords"].append([memory_id for memory_id, _ in rows])
         if "vectors" in modes:
             vector = embeddings.to_blob(embeddings.embed_one(text))
-            rows = search.nearest(owner_id=member.pk, vector=vector, k=max(KS))
+            rows = vector_search.nearest(owner_id=member.pk, vector=vector, k=max(KS))
             ranked["vectors"].append([memory_id for memory_id, _ in rows])
         if "hybrid" in modes:
             started = time.perf_counter()

@@ -5,11 +5,12 @@ conversation or a session gets a second key: its own vector plus half of each of
 told just before it there, normalised. Recall scores a memory by the nearer of its two keys.
 
 The key is built from vectors already stored, with no model call, so it costs the write path a
-few milliseconds per batch and no embedding (bench/context_keys.py measured the alternative,
-embedding the three turns' text, as no better on the development chats and three times the
-model time). It is built when a memory is indexed (``indexing.index_batch``, hence ``reembed``)
-for the memory and the ones after it whose window holds it, and again for the memories after
-one that is deleted. A memory with nothing told before it has no contextual key.
+few milliseconds per batch and no embedding. bench/context_keys.py measured the alternative,
+embedding the three turns' text: no better on the development chats, and two and a half times
+the model time of the memories themselves. The key is built when a memory is indexed
+(``indexing.index_batch``, hence ``reembed``) for the memory and the ones after it whose window
+holds it, and again for the memories after one that is deleted. A memory with nothing told
+before it has no contextual key.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 
-from memories import search, vectors
+from memories import vector_search, vectors
 from memories.models import Memory
 
 BEFORE = 2  # memories told just before this one that its key holds
@@ -70,7 +71,7 @@ def key_of(own: np.ndarray, before: list[np.ndarray]) -> np.ndarray:
 def _write(windows: dict[int, list[int]]) -> int:
     """Compute and store the keys of these windows; answers how many were written."""
     needed = set(windows) | {m for before in windows.values() for m in before}
-    own = search.own_vectors(sorted(needed))
+    own = vector_search.own_vectors(sorted(needed))
     rows, removed, written = [], [], defaultdict(list)
     for memory_id, before in windows.items():
         if memory_id not in own:
@@ -83,7 +84,7 @@ def _write(windows: dict[int, list[int]]) -> int:
         else:
             removed.append(memory_id)
         written[owner_id].append(memory_id)
-    search.replace_context_vectors(rows, removed=removed)
+    vector_search.replace_context_vectors(rows, removed=removed)
     vectors.record_writes(set(written), written)
     return len(rows)
 

@@ -8,7 +8,7 @@ import logging
 from django.conf import settings
 from django.db import connections
 
-from memories import context, search, sql
+from memories import context, sql, vector_search
 from memories.models import Memory
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,11 @@ def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[
 def ensure_context_keys(sender=None, using: str = "default", **kwargs) -> int:
     """post_migrate guard: memories embedded before contextual keys existed get theirs, once
     (when there are vectors but no key at all)."""
-    if using != "default" or search.context_vector_count() or not search.vector_count():
+    if (
+        using != "default"
+        or vector_search.context_vector_count()
+        or not vector_search.vector_count()
+    ):
         return 0
     built = context.rebuild_everything()
     if built:

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from memories import context, search, vectors
+from memories import context, vector_search, vectors
 from memories import entities as entity_rules
 from memories.models import Entity, Memory, MemoryItem, Mention
 from talkingrock import embeddings, jobs
@@ -134,7 +134,7 @@ def index_batch(batch: list[Pending]) -> int:
             )
         )
         computed = [row for row in computed if (row[0].id, row[0].content_hash) in current]
-        search.replace_vectors(
+        vector_search.replace_vectors(
             [(item.id, item.owner_id, embeddings.to_blob(vector)) for item, vector, _ in computed]
         )
         written = defaultdict(list)

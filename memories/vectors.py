@@ -17,7 +17,6 @@ ticks are handed out in commit order and a reader that has seen tick N has every
 
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass
 
@@ -25,6 +24,7 @@ import numpy as np
 from django.db import connection
 from django.db.models import F
 
+from memories import vector_search
 from memories.models import Memory, VectorClock
 from talkingrock.embeddings import DIMENSIONS
 
@@ -77,21 +77,7 @@ def _clock(owner_id: int) -> tuple[int, int]:
 
 
 def _read(owner_id: int, ids: list[int] | None) -> list[tuple[int, bytes, bytes | None]]:
-    with connection.cursor() as cursor:
-        if ids is None:
-            cursor.execute(
-                "SELECT v.rowid, v.embedding, c.embedding FROM memory_vec AS v "
-                "LEFT JOIN memory_context_vec AS c ON c.rowid = v.rowid WHERE v.owner_id = %s",
-                [owner_id],
-            )
-        else:
-            cursor.execute(
-                "SELECT v.rowid, v.embedding, c.embedding FROM json_each(%s) AS j "
-                "CROSS JOIN memory_vec AS v ON v.rowid = j.value "
-                "LEFT JOIN memory_context_vec AS c ON c.rowid = v.rowid WHERE v.owner_id = %s",
-                [json.dumps(ids), owner_id],
-            )
-        return cursor.fetchall()
+    return vector_search.partition_rows(owner_id, ids)
 
 
 def partition(owner_id: int) -> Partition:

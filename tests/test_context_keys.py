@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from memories import context, housekeeping, search, services, vectors
+from memories import context, housekeeping, services, vector_search, vectors
 from memories.recall import recall
 from talkingrock import embeddings
 
@@ -25,12 +25,12 @@ CHAT = [
 
 
 def own(memory_id: int) -> np.ndarray:
-    [(_, blob)] = search.own_vectors([memory_id]).values()
+    [(_, blob)] = vector_search.own_vectors([memory_id]).values()
     return np.frombuffer(blob, dtype=np.float32)
 
 
 def key(memory_id: int) -> np.ndarray | None:
-    blob = search.context_vectors([memory_id]).get(memory_id)
+    blob = vector_search.context_vectors([memory_id]).get(memory_id)
     return None if blob is None else np.frombuffer(blob, dtype=np.float32)
 
 
@@ -78,20 +78,20 @@ def test_deleting_a_turn_rebuilds_the_keys_after_it(
     first, second, third, fourth = chat
     with django_capture_on_commit_callbacks(execute=True):
         services.memory_delete(owner=alice, memory_id=second.pk)
-    assert search.context_vectors([second.pk]) == {}  # its own key went with it
+    assert vector_search.context_vectors([second.pk]) == {}  # its own key went with it
     np.testing.assert_allclose(key(third.pk), expected(third, first), atol=1e-6)
     np.testing.assert_allclose(key(fourth.pk), expected(fourth, first, third), atol=1e-6)
 
 
 def test_reembed_builds_them_and_the_migrate_guard_builds_missing_ones(alice, chat):
-    search.replace_context_vectors([], removed=[m.pk for m in chat])
-    assert search.context_vector_count() == 0
+    vector_search.replace_context_vectors([], removed=[m.pk for m in chat])
+    assert vector_search.context_vector_count() == 0
     assert housekeeping.ensure_context_keys() == 3
     np.testing.assert_allclose(key(chat[2].pk), expected(chat[2], *chat[:2]), atol=1e-6)
 
-    search.replace_context_vectors([], removed=[m.pk for m in chat])
+    vector_search.replace_context_vectors([], removed=[m.pk for m in chat])
     call_command("reembed", "--all", verbosity=0)
-    assert search.context_vector_count(owner_id=alice.pk) == 3
+    assert vector_search.context_vector_count(owner_id=alice.pk) == 3
 
 
 def test_a_key_holds_only_its_own_members_turns(alice, bob, remember, index):
@@ -100,7 +100,7 @@ def test_a_key_holds_only_its_own_members_turns(alice, bob, remember, index):
     reply = remember("the blue one", session="sofa", happened_at=START + timedelta(minutes=1))
     index()
     np.testing.assert_allclose(key(reply.pk), expected(reply, mine), atol=1e-6)
-    assert search.context_vector_count(owner_id=bob.pk) == 0
+    assert vector_search.context_vector_count(owner_id=bob.pk) == 0
 
 
 def test_recall_scores_a_short_turn_by_the_better_of_its_two_keys(alice, chat, settings):
@@ -125,12 +125,14 @@ def test_sqlite_vec_and_the_in_memory_copy_agree_with_context_keys(alice, chat):
     vector = embeddings.embed_one("what colour sofa did we pick")
     ids = [m.pk for m in chat]
     mine = vectors.nearest(vectors.partition(alice.pk), vector=vector, k=4, context=True)
-    theirs = search.nearest(owner_id=alice.pk, vector=embeddings.to_blob(vector), k=4, context=True)
+    theirs = vector_search.nearest(
+        owner_id=alice.pk, vector=embeddings.to_blob(vector), k=4, context=True
+    )
     assert [i for i, _ in mine] == [i for i, _ in theirs]
     for (_, a), (_, b) in zip(mine, theirs, strict=True):
         assert a == pytest.approx(b, abs=1e-5)
     near = vectors.distances(vectors.partition(alice.pk), vector=vector, ids=ids, context=True)
-    far = search.distances(
+    far = vector_search.distances(
         owner_id=alice.pk, vector=embeddings.to_blob(vector), ids=ids, context=True
     )
     assert near == pytest.approx(far, abs=1e-5)

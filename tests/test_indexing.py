@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from memories import indexing, search, services
+from memories import indexing, services, vector_search
 from memories.models import Entity, Memory, Mention
 from talkingrock import embeddings, jobs
 
@@ -87,7 +87,7 @@ def test_a_deleted_memory_takes_its_vector_and_mentions_with_it(alice, remember,
 
     assert stored_vector(memory) is None
     assert not Mention.objects.filter(memory_id=memory.pk).exists()
-    assert search.vector_count() == 0
+    assert vector_search.vector_count() == 0
 
 
 def test_a_memory_edited_while_its_batch_was_embedded_is_left_for_the_next_run(
@@ -112,11 +112,11 @@ def test_reembed_embeds_only_what_is_pending_and_is_idempotent(alice, remember, 
 
     call_command("reembed")
     assert "Nothing to embed" in capsys.readouterr().out
-    assert search.vector_count(owner_id=alice.pk) == 3
+    assert vector_search.vector_count(owner_id=alice.pk) == 3
 
     call_command("reembed", "--all", "--user", "alice")
     assert "Embedded 3 memories" in capsys.readouterr().out
-    assert search.vector_count(owner_id=alice.pk) == 3
+    assert vector_search.vector_count(owner_id=alice.pk) == 3
 
 
 def test_a_store_queues_indexing_that_runs_inline_when_no_worker_runs(

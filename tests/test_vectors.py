@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from django.test import override_settings
 
-from memories import search, services, vectors
+from memories import services, vector_search, vectors
 from memories.models import VectorClock
 from memories.recall import recall
 from talkingrock import embeddings
@@ -37,7 +37,7 @@ def test_the_copy_answers_exactly_what_sqlite_vec_answers(alice, stored):
     for text in ("car repairs", "food allergy", "when is the birthday"):
         vector = query(text)
         mine = vectors.nearest(vectors.partition(alice.pk), vector=vector, k=4)
-        theirs = search.nearest(owner_id=alice.pk, vector=embeddings.to_blob(vector), k=4)
+        theirs = vector_search.nearest(owner_id=alice.pk, vector=embeddings.to_blob(vector), k=4)
 
         assert [i for i, _ in mine] == [i for i, _ in theirs]
         assert np.allclose([d for _, d in mine], [d for _, d in theirs], atol=1e-5)
@@ -48,7 +48,7 @@ def test_distances_match_sqlite_vec(alice, stored):
     ids = [m.pk for m in stored[:3]]
 
     mine = vectors.distances(vectors.partition(alice.pk), vector=vector, ids=ids)
-    theirs = search.distances(owner_id=alice.pk, vector=embeddings.to_blob(vector), ids=ids)
+    theirs = vector_search.distances(owner_id=alice.pk, vector=embeddings.to_blob(vector), ids=ids)
 
     assert mine.keys() == theirs.keys()
     assert all(abs(mine[i] - theirs[i]) < 1e-5 for i in ids)

@@ -15,7 +15,7 @@ import numpy as np
 from django.conf import settings
 from django.db.models.functions import Coalesce
 
-from memories import search, vectors
+from memories import search, vector_search, vectors
 from memories.entities import COMMON, normalize
 from memories.models import Memory, MemoryLink
 from memories.timephrases import Window
@@ -104,7 +104,7 @@ def nearest(pool: Pool, owner, vector: np.ndarray, k: int) -> list[tuple[int, fl
     if pool.vectors is not None:
         return vectors.nearest(pool.vectors, vector=vector, k=k, context=context)
     blob = embeddings.to_blob(vector)
-    return search.nearest(owner_id=owner.pk, vector=blob, k=k, context=context)
+    return vector_search.nearest(owner_id=owner.pk, vector=blob, k=k, context=context)
 
 
 def similarities(pool: Pool, owner, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
@@ -114,7 +114,7 @@ def similarities(pool: Pool, owner, vector: np.ndarray, ids: list[int]) -> dict[
         found = vectors.distances(pool.vectors, vector=vector, ids=ids, context=context)
     else:
         blob = embeddings.to_blob(vector)
-        found = search.distances(owner_id=owner.pk, vector=blob, ids=ids, context=context)
+        found = vector_search.distances(owner_id=owner.pk, vector=blob, ids=ids, context=context)
     return {memory_id: 1 - distance for memory_id, distance in found.items()}
 
 
