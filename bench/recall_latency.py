@@ -150,7 +150,7 @@ def measure(count: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from memories import recall as recall_module
-    from memories import search
+    from memories import search, vector_search
     from memories.models import Memory
     from memories.recall import steps as step_module
     from talkingrock import embeddings
@@ -191,7 +191,7 @@ def measure(count: int, seed: int) -> dict:
     originals += [
         (embeddings, "embed_one", timed(embeddings, "embed_one")),
         (search, "keyword_candidates", timed(search, "keyword_candidates")),
-        (search, "nearest", timed(search, "nearest")),
+        (vector_search, "nearest", timed(vector_search, "nearest")),
     ]
     durations, hits = [], []
     load = os.getloadavg()

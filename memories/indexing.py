@@ -144,8 +144,10 @@ def index_batch(batch: list[Pending]) -> int:
         # Their contextual keys, and those of the memories told just after them.
         context.rebuild([item.id for item, _, _ in computed])
         _write_mentions([item for item, _, _ in computed], [found for _, _, found in computed])
-        for item, _, _ in computed:
-            Memory.objects.filter(pk=item.id).update(indexed_hash=item.content_hash)
+        Memory.objects.bulk_update(
+            [Memory(pk=item.id, indexed_hash=item.content_hash) for item, _, _ in computed],
+            ["indexed_hash"],
+        )
     return len(computed)
 
 

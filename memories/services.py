@@ -137,7 +137,8 @@ def memory_store(
         act = ensure_your_story(owner=owner)
     elif act.owner_id != owner.pk:
         raise Act.DoesNotExist("Act matching query does not exist.")
-    fields.setdefault("narrative", narratives.latest(owner))  # the active narrative's stamp
+    if "narrative" not in fields:
+        fields["narrative_id"] = narratives.latest_id(owner)  # the active narrative's stamp
     memory = Memory.objects.create(
         owner=owner,
         content=content,

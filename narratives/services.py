@@ -82,9 +82,18 @@ def get(owner: AbstractBaseUser, narrative_id) -> Narrative:
     return narrative
 
 
+def _newest(owner: AbstractBaseUser):
+    return Narrative.objects.filter(owner=owner).order_by("-created_at", "-id")
+
+
 def latest(owner: AbstractBaseUser) -> Narrative | None:
     """The active narrative: the member's newest link, whichever conversation wrote it."""
-    return Narrative.objects.filter(owner=owner).order_by("-created_at", "-id").first()
+    return _newest(owner).first()
+
+
+def latest_id(owner: AbstractBaseUser) -> int | None:
+    """The active narrative's id (what a stored memory is stamped with; no row is loaded)."""
+    return _newest(owner).values_list("pk", flat=True).first()
 
 
 def create(
