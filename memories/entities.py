@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 KINDS = ("person", "organisation", "project", "place", "other")
 
@@ -89,11 +89,24 @@ _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _CONNECTORS = {"of", "de", "van", "von", "da", "del", "la", "le", "the", "and", "&"}
 
 
+# Words that open a direct address: "Thanks, Mel!", "hey Nate", "Wow Caroline, …".
+ADDRESS_OPENERS = set(
+    """
+    hey hi hiya hello yo dear thanks thank thx ty cheers congrats congratulations wow oh ooh aw
+    aww omg yes yeah yep yup no nope ok okay sorry bye night morning evening welcome well haha
+    lol love miss see
+    """.split()
+)
+
+
 @dataclass(frozen=True)
 class ExtractedEntity:
     name: str  # as written, without a possessive
     normalized: str
     kind: str
+    # Every time the text names them, it speaks to them ("Thanks, Mel!"): the memory is said
+    # to them, not about them (recall's named lift leaves such mentions out).
+    addressed: bool = False
 
 
 def normalize(name: str) -> str:
@@ -137,9 +150,26 @@ def _guess_kind(words: list[str], before: str, after: str) -> str:
     return "other"
 
 
+def is_addressed(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``text[start:end]`` is a direct address: it closes its clause (a
+    comma, ! ? . or the end follows) and opens one or follows a greeting or thanks ("Hey Nate!",
+    "Thanks, Mel.", "…, Caroline!"), or it opens a sentence and a comma follows ("Mel, look")."""
+    if _POSSESSIVE.search(text[start:end]):
+        return False
+    before = text[:start].rstrip()
+    after = text[end:].lstrip(" \t")
+    opens = not before or before[-1] in ",.!?;:(\n"
+    if opens and before[-1:] != "," and after[:1] == ",":
+        return True
+    if not (after[:1] in ("", ",", "!", "?", ".", "\n", ")", "-", "—") or after[:2] == ":)"):
+        return False
+    last = _WORD.findall(before[-20:])
+    return opens or (bool(last) and last[-1].casefold() in ADDRESS_OPENERS)
+
+
 def _spans(text: str):
-    """Runs of capitalised words (joined by short connectors such as "of"), with the word
-    before each run and whether the run starts a sentence."""
+    """Runs of capitalised words (joined by short connectors such as "of"), each word's match,
+    the word before the run and whether the run starts a sentence."""
     matches = list(_WORD.finditer(text))
     index = 0
     while index < len(matches):
@@ -150,16 +180,16 @@ def _spans(text: str):
             continue
         start_index = index
         sentence_start = index == 0 or bool(_SENTENCE_END.search(text[: match.start()]))
-        words = [word]
+        words = [match]
         index += 1
         while index < len(matches) and len(words) < MAX_NAME_WORDS:
             between = text[matches[index - 1].end() : matches[index].start()]
             candidate = matches[index].group()
-            after_title = between.strip() == "." and _bare(words[-1]) in TITLES
+            after_title = between.strip() == "." and _bare(words[-1].group()) in TITLES
             if (between.strip() and not after_title) or "\n" in between:
                 break  # punctuation ends the name
             if _is_capitalised(candidate):
-                words.append(candidate)
+                words.append(matches[index])
                 index += 1
             elif (
                 candidate.casefold() in _CONNECTORS
@@ -167,7 +197,7 @@ def _spans(text: str):
                 and _is_capitalised(matches[index + 1].group())
                 and not text[matches[index].end() : matches[index + 1].start()].strip()
             ):
-                words += [candidate, matches[index + 1].group()]
+                words += [matches[index], matches[index + 1]]
                 index += 2
             else:
                 break
@@ -181,18 +211,23 @@ def extract_offline(text: str) -> list[ExtractedEntity]:
     """Names in ``text`` by the offline rules, in order of first appearance, merged."""
     spans = list(_spans(text))
     # A word capitalised in mid-sentence somewhere is a name wherever it stands.
-    named = {_bare(w) for words, _, _, start, _ in spans for w in words[(1 if start else 0) :]}
+    named = {
+        _bare(w.group())
+        for matched, _, _, start, _ in spans
+        for w in matched[(1 if start else 0) :]
+    }
     found: dict[str, ExtractedEntity] = {}
-    for words, before, after, sentence_start, speaker in spans:
+    for matched, before, after, sentence_start, speaker in spans:
         # Drop leading words that are capitalised only by position or by habit.
-        while words:
-            bare = _bare(words[0])
+        while matched:
+            bare = _bare(matched[0].group())
             if bare in WEEKDAYS_AND_MONTHS or bare == "i" or bare.startswith("i'"):
-                words = words[1:]
+                matched = matched[1:]
             elif sentence_start and (bare in COMMON or bare.endswith(_INFLECTIONS)):
-                words, sentence_start = words[1:], False
+                matched, sentence_start = matched[1:], False
             else:
                 break
+        words = [w.group() for w in matched]
         # One capitalised word opening a sentence ("Lunch with…") is a name only when it acts
         # like one: a speaker, a possessive, the subject of a verb, or capitalised elsewhere.
         if (
@@ -211,10 +246,15 @@ def extract_offline(text: str) -> list[ExtractedEntity]:
             continue
         name = _POSSESSIVE.sub("", " ".join(words))
         key = normalize(name)
-        if not key or key in found:
+        if not key:
+            continue
+        addressed = not speaker and is_addressed(text, matched[0].start(), matched[-1].end())
+        if key in found:  # named again: addressed only if every mention is
+            if found[key].addressed and not addressed:
+                found[key] = replace(found[key], addressed=False)
             continue
         kind = "person" if speaker else _guess_kind(words, before, after)
-        found[key] = ExtractedEntity(name=name, normalized=key, kind=kind)
+        found[key] = ExtractedEntity(name=name, normalized=key, kind=kind, addressed=addressed)
     return list(found.values())
 
 

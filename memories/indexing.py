@@ -90,7 +90,12 @@ def _write_mentions(batch: list[Pending], found: list[list[entity_rules.Extracte
             }
         )
     Mention.objects.bulk_create(
-        Mention(entity=known[(item.owner_id, e.normalized)], memory_id=item.id, surface=e.name)
+        Mention(
+            entity=known[(item.owner_id, e.normalized)],
+            memory_id=item.id,
+            surface=e.name,
+            addressed=e.addressed,
+        )
         for item, es in zip(batch, found, strict=True)
         for e in es
     )

@@ -393,7 +393,8 @@ def mentioning(*, entity_ids: list[int], per_entity: int) -> list[tuple[int, int
 
 
 def mentions_among(*, memory_ids: list[int], entity_ids: list[int]) -> list[tuple[int, int]]:
-    """Which of ``memory_ids`` mention which of ``entity_ids``: (memory, entity)."""
+    """Which of ``memory_ids`` speak of which of ``entity_ids``: (memory, entity). A memory
+    that only speaks to them ("Thanks, Mel!") does not count."""
     if not memory_ids or not entity_ids:
         return []
     with connection.cursor() as cursor:
@@ -401,7 +402,7 @@ def mentions_among(*, memory_ids: list[int], entity_ids: list[int]) -> list[tupl
             """
             SELECT m.memory_id, m.entity_id
             FROM json_each(%s) AS j CROSS JOIN memories_mention AS m ON m.memory_id = j.value
-            WHERE m.entity_id IN (SELECT value FROM json_each(%s))
+            WHERE m.entity_id IN (SELECT value FROM json_each(%s)) AND NOT m.addressed
             """,
             [json.dumps(memory_ids), json.dumps(entity_ids)],
         )

@@ -58,3 +58,31 @@ def test_normalising_drops_titles_possessives_case_and_accents(name, key):
 def test_any_text_at_all_is_safe():
     for text in ["", "   ", "🔥 Émile 東京 Łódź", "A" * 5000, "... :: ''' ---", "\x00Sam\x01"]:
         extract_offline(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "addressed"),
+    [
+        ("Joanna: Hey Nate! Here's another recipe I like.", {"nate"}),
+        ("Melanie: Wow, fantastic, Caroline! Bet it was great.", {"caroline"}),
+        ("Thanks, Mel. See you Tuesday.", {"mel"}),
+        ("Thanks Dr Novak, see you on Tuesday", {"novak"}),
+        ("I met Caroline at the park, Melanie!", {"melanie"}),
+        # Spoken of, not to:
+        ("Dan: Priya wants the white tiles", set()),
+        ("Maya's kitchen budget is £40,000.", set()),
+        ("We went to Paris, and Caroline came too.", set()),
+        # Named again, not in address: the memory is about them as well.
+        ("Hi Dan. I saw Dan at the shop", set()),
+    ],
+)
+def test_a_name_the_text_only_speaks_to_is_marked_addressed(text, addressed):
+    found = {e.normalized for e in extract_offline(text) if e.addressed}
+
+    assert found == addressed
+
+
+def test_a_speaker_is_never_addressed():
+    (speaker,) = [e for e in extract_offline("Nate: thanks!") if e.normalized == "nate"]
+
+    assert speaker.kind == "person" and not speaker.addressed

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from conversations.models import Act, Conversation
 from memories import services
-from memories.models import Memory, MemoryItem, MemoryLink, Recall, RecallHit
+from memories.models import Memory, MemoryItem, MemoryLink, Mention, Recall, RecallHit
 from memories.recall import recall
 
 NOW = timezone.now()
@@ -233,3 +233,17 @@ def test_arbitrary_text_never_raises(alice, household, text):
     result = recall(alice, text, k=3)
 
     assert result.hits or result.message
+
+
+def test_a_name_only_spoken_to_does_not_lift_a_memory(alice, remember, index):
+    """'What has Nate cooked?' is about what Nate said, not what was said to him."""
+    his = remember("Nate: I made coconut ice cream for the first time, with a vanilla swirl.")
+    to_him = remember("Joanna: Hey Nate! I made a dairy-free coconut cake for the family.")
+    remember("Joanna: The weather has been lovely this week.")
+    index(alice)
+
+    result = recall(alice, "what desserts has Nate made?", k=3)
+
+    assert hit_for(result, his).components["named"] == ["Nate"]
+    assert "named" not in hit_for(result, to_him).components
+    assert Mention.objects.get(memory=to_him, entity__normalized="nate").addressed

@@ -55,6 +55,10 @@ class Mention(models.Model):
     entity = models.ForeignKey(Entity, on_delete=models.CASCADE, related_name="mentions")
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="mentions")
     surface = CleanCharField(max_length=200, help_text="The words the memory used.")
+    addressed = models.BooleanField(
+        default=False,
+        help_text='The memory only speaks to them ("Thanks, Mel!"): said to them, not about them.',
+    )
 
     class Meta:
         constraints = [
