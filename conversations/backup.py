@@ -163,6 +163,9 @@ BY_NAME = {section.name: section for section in SECTIONS}
 SELF_REFS = {"memories": ("derived_from", "superseded_by"), "items": ("superseded_by",)}
 # The ids in a reply's memories_used, and the section each names.
 USED_REFS = (("id", "memories"), ("recall", "recalls"))
+# References to a later section, written apart once every row exists: the recall a reply was
+# made from (a recall names its message, so recalls come after messages).
+LATER_REFS = {"messages": {"recall": "recalls"}}
 
 
 # --- out --------------------------------------------------------------------------------------
@@ -236,7 +239,10 @@ def _add_narrative_memories(data: dict[str, Any], owner, memory_ids: set[int]) -
 
 def _add_memories_used(data: dict[str, Any], messages: QuerySet, ids) -> None:
     used = dict(messages.values_list("pk", "memories_used"))
+    made_from = dict(messages.values_list("pk", "recall"))
     for row in data["messages"]:
+        recall = made_from[row["id"]]
+        row["recall"] = recall if recall in ids["recalls"] else None
         row["memories_used"] = [
             entry
             | {

@@ -192,6 +192,11 @@ def _check_rows(raw, checked, ids) -> None:
                 if key in entry:
                     entry[key] = _reference(entry[key], ids[target], where, required=False)
         row["memories_used"] = used
+        # Written apart (backup.LATER_REFS): the recall it was made from; files written before
+        # replies kept it have none.
+        row["recall"] = _reference(
+            source.get("recall"), ids["recalls"], f"{row['where']} recall", required=False
+        )
 
 
 def chain_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

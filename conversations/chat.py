@@ -1,21 +1,28 @@
 """One turn of the chat: recall what bears on the message, then answer with it.
 
-With Ollama the model answers from the recalled memories, the most recent ones and the last
-turns, and may search further (``memory_query``, up to ``tool_rounds`` times) and reinforce or
-demote what it used, through the tool registry (seed 001's agent-driven loop). Offline, the
-reply says plainly what Talking Rock remembers that bears on the message. Either way the
-assistant message lists the memories it drew on, each with the recall that found it.
+A reply is written by the task worker (``queue_reply`` → ``conversations.tasks.reply``), never in
+a web request: the page shows the member's message at once and polls for the reply. With Ollama
+the model answers from the recalled memories, the most recent ones and the last turns, and may
+search further (``memory_query``, up to ``tool_rounds`` times) and reinforce or demote what it
+used, through the tool registry (seed 001's agent-driven loop), all within ``reply_timeout``
+seconds; past that, or when the model fails, the offline engine answers and the reply says so.
+Offline, a question is answered from memory (``conversations.answers``: the sentence that answers,
+with when and where it comes from, or "I don't have a memory of that") and a statement is
+acknowledged in a line. Either way the reply names the memories it rests on, says why it said
+what it said (``explanation``) and keeps the recall it was made from.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 
+from conversations import answers
 from conversations.models import Conversation, Message
 from conversations.services import append
 from memories.models import Memory, Recall, RecallHit
@@ -38,8 +45,16 @@ def _config(name: str):
     return settings.TALKINGROCK_CONVERSATIONS[name]
 
 
+def queue_reply(message: Message) -> None:
+    """Have the worker write the reply once the message is committed."""
+    jobs.enqueue("conversations.tasks.reply", message.pk)
+
+
 def respond(*, conversation: Conversation, message: Message) -> Message:
-    """Write the assistant's reply to ``message`` (slow work first, one short write after)."""
+    """Write the assistant's reply to ``message`` (slow work first, one short write after).
+    Answers once: a second call for the same message returns the reply already written."""
+    if (written := message.replies.first()) is not None:
+        return written
     owner = conversation.owner
     found = recall(
         owner,
@@ -52,29 +67,52 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.
     hits = found.strong
-    used = [
-        {"id": hit.memory_id, "recall": found.recall_id, "why": "; ".join(hit.why)[:200]}
-        for hit in hits
-    ]
-    engine = "offline"
-    content = ""
+    engine, content, used, explanation = "offline", "", [], ""
     if llm.status().engine == "ollama":
         try:
             content, more = _model_reply(conversation, message, hits)
+            used = [_used(hit, found) for hit in hits]
             used += [entry for entry in more if entry["id"] not in {u["id"] for u in used}]
             engine = f"ollama:{llm.model_name()}"
+            explanation = "The model answered from the memories listed, and the last turns."
         except llm.LLMError as error:
             log.info("Chat falls back to the offline engine: %s", error.message)
-            content = offline_reply(hits) + f"\n\n(The model did not answer: {error.message})"
+            explanation = f"The model did not answer ({error.message}) "
     if not content:
-        content = left_off(conversation, message) + offline_reply(hits)
+        offline = offline_answer(owner, message.content, found)
+        note = "\n\n(The model did not answer: this is the offline engine's answer.)"
+        content = left_off(conversation, message) + offline.text + (note if explanation else "")
+        used = [_used(hit, found) for hit in offline.used]
+        explanation = (explanation + "so the offline engine did. " if explanation else "") + (
+            offline.reason
+        )
     with transaction.atomic():
+        if (written := Message.objects.filter(reply_to=message).first()) is not None:
+            return written  # another worker got there first
         reply = append(conversation, role=Message.Role.ASSISTANT, content=content, reply_to=message)
         reply.engine = engine
         reply.memories_used = used
-        reply.save(update_fields=["engine", "memories_used"])
+        reply.explanation = explanation.strip()
+        reply.recall_id = found.recall_id
+        reply.save(update_fields=["engine", "memories_used", "explanation", "recall"])
         jobs.enqueue("narratives.tasks.advance", reply.pk)  # the running narrative moves on
     return reply
+
+
+def _used(hit, found) -> dict[str, Any]:
+    return {
+        "id": hit.memory_id,
+        "recall": found.recall_id,
+        "conversation": hit.memory.conversation_id,
+        "why": "; ".join(hit.why)[:200],
+    }
+
+
+def offline_answer(owner, text: str, found) -> answers.Answer:
+    """A question answered from memory, or a statement acknowledged."""
+    if answers.is_question(text):
+        return answers.answer_question(owner, text, found)
+    return answers.acknowledge(text)
 
 
 def left_off(conversation: Conversation, message: Message) -> str:
@@ -86,20 +124,6 @@ def left_off(conversation: Conversation, message: Message) -> str:
     if latest is None or latest.conversation_id == conversation.pk:
         return ""
     return f"Where you left off: {latest.summary}\n\n"
-
-
-def offline_reply(hits) -> str:
-    if not hits:
-        return (
-            "I don't remember anything that bears on this yet. I'm listening: when you close "
-            "this conversation, what mattered in it will be remembered."
-        )
-    lines = ["Here is what I remember that bears on this:"]
-    for hit in hits:
-        memory = hit.memory
-        when = (memory.happened_at or memory.created_at).date().isoformat()
-        lines.append(f"• {' '.join(memory.content.split())} ({when}, [id:{memory.pk}])")
-    return "\n".join(lines)
 
 
 CHARS_PER_TOKEN = 4  # the budget's estimate: English runs about four characters a token
@@ -180,9 +204,13 @@ def _model_reply(conversation: Conversation, message: Message, hits) -> tuple[st
     messages = compose(conversation, message, hits)
     tools = [REGISTRY[tool].as_schema() for tool in CHAT_TOOLS]
     used: list[dict] = []
+    deadline = time.monotonic() + _config("reply_timeout")
     for round_ in range(_config("tool_rounds") + 1):
         offered = tools if round_ < _config("tool_rounds") else None
-        reply = llm.chat(messages, tools=offered)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise llm.LLMError("timeout", f"no answer within {_config('reply_timeout'):g} s")
+        reply = llm.chat(messages, tools=offered, read_timeout=left)
         if not reply.tool_calls:
             return reply.content.strip(), used
         messages.append(

@@ -150,6 +150,12 @@ class Message(models.Model):
         blank=True,
         help_text="The memories a reply drew on: [{id, recall, why}]; the trail is in Recall.",
     )
+    # Why a reply says what it says, in a sentence ("It covers 80 % of what the question asks"),
+    # and the recall it was made from: "Why did you say that?" under the reply.
+    explanation = CleanTextField(blank=True)
+    recall = models.ForeignKey(
+        "memories.Recall", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["conversation", "position"]

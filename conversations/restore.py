@@ -363,6 +363,11 @@ class _Restore:
                         if key in entry:
                             entry[key] = self.to(section, entry[key])
                 reply_to = self.to("messages", row["reply_to"])
+                recall = self.to("recalls", row.get("recall"))
                 pk = self.ids["messages"][row["id"]]
-                changed.append(Message(pk=pk, memories_used=used, reply_to_id=reply_to))
-        Message.objects.bulk_update(changed, ["memories_used", "reply_to"], batch_size=500)
+                changed.append(
+                    Message(pk=pk, memories_used=used, reply_to_id=reply_to, recall_id=recall)
+                )
+        Message.objects.bulk_update(
+            changed, ["memories_used", "reply_to", "recall"], batch_size=500
+        )

@@ -9,6 +9,7 @@ from inside one IMMEDIATE transaction, so two tabs racing see one outcome and a 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -150,6 +151,27 @@ def add_message(
             raise TransitionError(_not_active(conversation))
         message = append(conversation, role=role, content=content)
     return conversation, message
+
+
+def awaiting_reply(transcript: list[Message]) -> set[int]:
+    """The member's messages of ``transcript`` (in order) still waiting for their reply: those
+    after the last reply that none answers."""
+    answered = {m.reply_to_id for m in transcript if m.reply_to_id}
+    last_reply = max(
+        (m.position for m in transcript if m.role == Message.Role.ASSISTANT), default=-1
+    )
+    return {
+        m.pk
+        for m in transcript
+        if m.role == Message.Role.USER and m.position > last_reply and m.pk not in answered
+    }
+
+
+def reply_overdue(message: Message) -> bool:
+    """Whether a reply should have come by now: the model's whole budget and a minute more (the
+    worker was stopped, or none runs)."""
+    allowed = timedelta(seconds=_config("reply_timeout") + 60)
+    return timezone.now() - message.created_at > allowed
 
 
 def append(

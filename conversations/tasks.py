@@ -6,7 +6,8 @@ import logging
 
 from django import db
 
-from conversations import compression, services
+from conversations import chat, compression, services
+from conversations.models import Message
 from talkingrock import jobs, warmup
 
 log = logging.getLogger(__name__)
@@ -55,3 +56,15 @@ def ensure_schedules(sender=None, **kwargs) -> None:
             "repeats": -1,
         },
     )
+
+
+def reply(message_id: int) -> int | None:
+    """Write the reply to a member's message (once: a second run finds it written)."""
+    message = (
+        Message.objects.select_related("conversation__owner")
+        .filter(pk=message_id, role=Message.Role.USER)
+        .first()
+    )
+    if message is None:
+        return None  # deleted with its conversation meanwhile
+    return chat.respond(conversation=message.conversation, message=message).pk

@@ -7,6 +7,7 @@ app_name = "conversations"
 urlpatterns = [
     path("talk/send/", views.send, name="send"),
     path("talk/reply/<int:pk>/", views.reply, name="reply"),
+    path("talk/reply/<int:pk>/again/", views.reply_again, name="reply-again"),
     path("conversations/", views.archive, name="archive"),
     path("conversations/<int:pk>/", views.detail, name="detail"),
     path("conversations/<int:pk>/pause/", views.pause, name="pause"),

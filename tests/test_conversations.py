@@ -14,11 +14,12 @@ from django.db import IntegrityError
 from django.urls import reverse
 from django.utils import timezone
 
-from conversations import chat, compression, prompts, review, services
+from conversations import chat, compression, prompts, review, services, tasks
 from conversations.greeting import greeting
 from conversations.models import Act, Conversation, Message
 from conversations.services import TransitionError
 from memories.models import Memory, MemoryItem, Mention, Recall, StateDelta
+from talkingrock import llm
 from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
 
 Status, Stage = Conversation.Status, Conversation.Stage
@@ -512,7 +513,7 @@ def test_running_the_task_twice_keeps_one_draft(alice, capture):
 # --- chat -------------------------------------------------------------------------------------
 
 
-def test_the_offline_reply_names_what_is_remembered_and_leaves_a_trail(alice, remember, index):
+def test_the_offline_reply_answers_with_the_sentence_and_leaves_a_trail(alice, remember, index):
     dentist = remember("Maya's dentist appointment is on Tuesday at 3pm")
     remember("The car insurance renews in March")
     index(alice)
@@ -521,18 +522,46 @@ def test_the_offline_reply_names_what_is_remembered_and_leaves_a_trail(alice, re
     reply = chat.respond(conversation=conversation, message=message)
 
     assert reply.role == "assistant" and reply.engine == "offline" and reply.position == 1
-    assert "Maya's dentist appointment is on Tuesday" in reply.content
-    assert f"[id:{dentist.pk}]" in reply.content
-    assert reply.memories_used[0]["id"] == dentist.pk
+    assert reply.content.endswith(": Maya's dentist appointment is on Tuesday at 3pm")
+    assert reply.content.startswith("On ")  # when it was said
+    assert "insurance" not in reply.content
+    assert [used["id"] for used in reply.memories_used] == [dentist.pk]
+    assert "covers" in reply.explanation and "kind of thing asked for" in reply.explanation
     trail = Recall.objects.get(pk=reply.memories_used[0]["recall"])
-    assert trail.purpose == "chat" and trail.conversation == conversation
+    assert trail == reply.recall and trail.purpose == "chat" and trail.conversation == conversation
     assert trail.hits.filter(memory=dentist).exists()
 
 
-def test_the_offline_reply_says_plainly_when_nothing_bears_on_it(alice):
-    conversation, message = services.add_message(owner=alice, content="Hello!")
+def test_the_offline_reply_says_plainly_when_it_has_no_memory_of_it(alice, remember, index):
+    remember("The car insurance renews in March")
+    index(alice)
+    conversation, message = services.add_message(
+        owner=alice, content="when is Hannah's wedding again?"
+    )
     reply = chat.respond(conversation=conversation, message=message)
-    assert reply.content.startswith("I don't remember anything") and reply.memories_used == []
+    assert reply.content == "I don't have a memory of that." and reply.memories_used == []
+    assert reply.explanation == "None of your memories mentions Hannah."
+
+
+def test_a_statement_is_acknowledged_not_answered_with_memories(alice, remember, index):
+    remember("The car insurance renews in March")
+    index(alice)
+    conversation, message = services.add_message(
+        owner=alice, content="The car insurance went up to 655 this year. Annoying."
+    )
+    reply = chat.respond(conversation=conversation, message=message)
+    assert reply.content.startswith("Noted: “The car insurance went up to 655 this year.”")
+    assert reply.memories_used == [] and "renews in March" not in reply.content
+    hello, greeting = services.add_message(owner=alice, content="Hello!")
+    assert chat.respond(conversation=hello, message=greeting).content.startswith("I'm listening")
+
+
+def test_a_second_reply_to_the_same_message_is_the_first(alice):
+    conversation, message = services.add_message(owner=alice, content="Hello!")
+    first = chat.respond(conversation=conversation, message=message)
+    assert chat.respond(conversation=conversation, message=message) == first
+    assert tasks.reply(message.pk) == first.pk
+    assert conversation.messages.count() == 2
 
 
 def test_the_model_may_search_then_answer(alice, remember, index, ollama):
@@ -571,6 +600,36 @@ def test_a_model_outage_mid_chat_answers_offline(alice, ollama):
     conversation, message = services.add_message(owner=alice, content="Hello")
     reply = chat.respond(conversation=conversation, message=message)
     assert reply.engine == "offline" and "did not answer" in reply.content
+    assert reply.explanation.startswith("The model did not answer (Ollama did not answer within")
+
+
+def test_a_slow_model_gets_what_is_left_of_the_reply_budget_then_the_offline_engine_answers(
+    alice, ollama, settings, monkeypatch
+):
+    """Each model call may wait only for what is left of ``reply_timeout``; once it is spent,
+    the offline engine answers, whatever rounds the model still wanted."""
+    settings.TALKINGROCK_CONVERSATIONS = {
+        **settings.TALKINGROCK_CONVERSATIONS, "reply_timeout": 3, "tool_rounds": 5
+    }  # fmt: skip
+    clock = [100.0]
+    monkeypatch.setattr(chat.time, "monotonic", lambda: clock[0])
+    ask = llm.chat
+
+    def two_seconds_each(*args, **kwargs):
+        try:
+            return ask(*args, **kwargs)
+        finally:
+            clock[0] += 2
+
+    monkeypatch.setattr(llm, "chat", two_seconds_each)
+    ollama.answer(*[ToolCalls([("memory_query", {"query": "x"})])] * 5, "Too late.")
+    conversation, message = services.add_message(owner=alice, content="Find the thing")
+
+    reply = chat.respond(conversation=conversation, message=message)
+
+    assert [chat_["_read_timeout"] for chat_ in ollama.chats] == [3, 1]
+    assert reply.engine == "offline" and "Too late" not in reply.content
+    assert "did not answer" in reply.content and "within 3 s" in reply.explanation
 
 
 # --- nudge and greeting -----------------------------------------------------------------------

@@ -65,3 +65,12 @@ def test_bf16_vectors_match_fp32_ones_to_within_rounding(settings):
     assert (full * half).sum(axis=1).min() > 0.999
     # and they still tell the sentences apart as float32 does
     assert np.argsort(full @ full[1]).tolist() == np.argsort(half @ half[1]).tolist()
+
+
+def test_exact_runs_float32_whatever_the_setting(settings):
+    """What must come out the same on every machine (the classifier's training data) asks for
+    float32 explicitly."""
+    settings.TALKINGROCK_EMBEDDINGS = {"precision": "fp32"}
+    full = embeddings.embed(SENTENCES)
+    settings.TALKINGROCK_EMBEDDINGS = {"precision": "bf16"}
+    assert np.array_equal(embeddings.embed(SENTENCES, exact=True), full)

@@ -165,7 +165,8 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "conversations:retry": ("conversation", [POST], 404),
     "conversations:progress": ("conversation", [GET, GET_HTMX], 404),
     "conversations:review": ("conversation", [GET, Visit("post", {"action": "confirm"})], 404),
-    "conversations:reply": ("message", [POST, POST_HTMX], 404),
+    "conversations:reply": ("message", [GET, GET_HTMX], 404),
+    "conversations:reply-again": ("message", [POST, POST_HTMX], 404),
     "conversations:act-edit": (
         "act",
         [Visit("post", {"title": "Bob's now"}), Visit("post", {"archived": "1"})],

@@ -156,11 +156,18 @@ class ChatReply:
     model: str = ""
 
 
-def chat(messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None) -> ChatReply:
-    """One assistant turn. ``tools`` are registry schemas (name, description, parameters)."""
+def chat(
+    messages: list[dict[str, Any]],
+    *,
+    tools: list[dict[str, Any]] | None = None,
+    read_timeout: float | None = None,
+) -> ChatReply:
+    """One assistant turn. ``tools`` are registry schemas (name, description, parameters);
+    ``read_timeout`` shortens the configured wait (a reply has a deadline of its own)."""
+    configured = _config("timeout")
     response = _call(
         "chat",
-        read_timeout=_config("timeout"),
+        read_timeout=configured if read_timeout is None else min(read_timeout, configured),
         model=model_name(),
         messages=messages,
         tools=[{"type": "function", "function": tool} for tool in tools or []] or None,

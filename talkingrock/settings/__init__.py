@@ -223,6 +223,9 @@ TALKINGROCK_CONVERSATIONS = {
     "max_message_chars": 10_000,
     "extraction_passes": int(os.environ.get("TALKINGROCK_EXTRACTION_PASSES", 2)),
     "tool_rounds": 3,  # memory_query rounds the model may take before it must answer
+    # Seconds a reply may spend on the model, all rounds together; past it the offline engine
+    # answers and says so. The reply is written by the task worker, never in a web request.
+    "reply_timeout": float(os.environ.get("TALKINGROCK_REPLY_TIMEOUT", 30)),
     "context_memories": 5,  # recalled memories in a reply's context
     "recent_memories": 3,  # plus the most recent ones, whatever the message says
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),

@@ -102,7 +102,7 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
         page.get_by_role("button", name="Send").click()
         expect(page.locator("article.message.user")).to_have_count(n)
         expect(page.locator("article.message.assistant")).to_have_count(n)
-    expect(page.locator("article.message.assistant").first).to_contain_text("Memories used")
+    expect(page.locator("article.message.assistant").first).to_contain_text("Why did you say that?")
 
     watch_it_compress(page, busy_worker, monkeypatch, database_turns)
     expect(page.locator("p.meta").first).to_contain_text("offline")

@@ -59,7 +59,8 @@ class ScriptedOllama:
         if self.down:
             raise httpx.ConnectError("connection refused", request=request)
         body = json.loads(request.content or b"{}")
-        self.requests.append({**body, "_path": request.url.path})
+        read_timeout = request.extensions.get("timeout", {}).get("read")
+        self.requests.append({**body, "_path": request.url.path, "_read_timeout": read_timeout})
         if request.url.path == "/api/tags":
             return httpx.Response(200, json={"models": [_model(name) for name in self.models]})
         if request.url.path != "/api/chat":

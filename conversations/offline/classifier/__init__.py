@@ -66,9 +66,10 @@ def model(path: Path = WEIGHTS) -> Model:
     )
 
 
-def design(clauses: list[Clause]) -> tuple[np.ndarray, np.ndarray]:
-    """(embeddings, forms) of the clauses: the classifier's input, for training and predicting."""
-    vectors = embeddings.embed([clause.text for clause in clauses])
+def design(clauses: list[Clause], *, exact: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(embeddings, forms) of the clauses: the classifier's input, for training (``exact``: in
+    float32, so that a retrain gives the same weights on every machine) and predicting."""
+    vectors = embeddings.embed([clause.text for clause in clauses], exact=exact)
     forms = (
         np.vstack([form(clause) for clause in clauses]) if clauses else np.zeros((0, len(NAMES)))
     )

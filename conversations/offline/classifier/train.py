@@ -85,7 +85,7 @@ def fit(rows: list[dict]) -> Fitted:
     from conversations.offline.classifier import design
     from conversations.offline.classifier.features import LABELS
 
-    vectors, forms = design(clauses_of(rows))
+    vectors, forms = design(clauses_of(rows), exact=True)
     mean = forms.mean(axis=0)
     scale = forms.std(axis=0) + 1e-3
     x = np.hstack([vectors, (forms - mean) / scale])
@@ -112,7 +112,7 @@ def report(fitted: Fitted, rows: list[dict], name: str) -> str:
         fitted.coef.astype(np.float32),
         fitted.intercept.astype(np.float32),
     )
-    vectors, forms = design(clauses_of(rows))
+    vectors, forms = design(clauses_of(rows), exact=True)
     predicted = [fitted.labels[i] for i in weights.probabilities(vectors, forms).argmax(axis=1)]
     gold = [row["label"] for row in rows]
     right = sum(p == g for p, g in zip(predicted, gold, strict=True))

@@ -1,0 +1,152 @@
+"""Offline answers to the household questions (issue 13): accuracy, and abstention where nothing
+answers.
+
+    .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose]
+
+Each household of tests/data/households/ is lived through the app as bench/household_recall.py
+does (its transcripts, closed, compressed offline, the review accepted). Then every question of
+questions.json is put to the chat's offline answer (``conversations.answers``) by the member who
+asks it, at the date it is asked, from what ``recall()`` finds for them.
+
+Grading, fixed before any tuning (two changes since, both about how a right answer may be
+written: numbers written as words count as numbers, because "two till four" states 2 to 4; and
+the year a question is asked in may go unsaid, as in "On 3 Feb"): a **decline** question (nothing answers it) is right
+when the reply says there is no memory of it. Any other question is right when the reply answers
+(does not decline) and holds the gold answer's key: its head (the words before the first " (",
+" — ", ":", ";" or ", because") gives the numbers it names (every one must appear among the
+reply's numbers) and its proper nouns (every one must appear); a head with neither needs at least
+half of its content words (by stem), or of the whole gold answer's when the head has none ("No").
+Per split it prints accuracy by kind, abstention (declines declined, and answerable questions
+wrongly declined) and the offline answer's time per question. ``--verbose`` prints every dev
+question with the reply; the test split's replies are never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from household_recall import HOUSEHOLDS, aware, replay, setup
+
+_NUMBER = re.compile(r"\d+(?:[:.]\d+)?")
+_PROPER = re.compile(r"(?<=[\w,;] )[A-Z][\w'’-]+")
+_HEAD_END = re.compile(r" \(| — |: |; |, because")
+
+
+_SPELLED = dict(
+    zip(
+        "one two three four five six seven eight nine ten eleven twelve".split(),
+        range(1, 13),
+        strict=True,
+    )
+)
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers a text names, written in digits or as words ("two till four")."""
+    spelled = re.sub(
+        r"\b(" + "|".join(_SPELLED) + r")\b",
+        lambda m: str(_SPELLED[m.group(1).lower()]),
+        text,
+        flags=re.I,
+    )
+    return {n.rstrip(".") for n in _NUMBER.findall(spelled.replace(",", ""))}
+
+
+def key_of(answer: str) -> tuple[set[str], set[str], set[str]]:
+    """(numbers, proper nouns, content stems) the reply must hold."""
+    from conversations.answers import content_terms, stem
+
+    head = _HEAD_END.split(answer, maxsplit=1)[0]
+    proper = {stem(w) for w in _PROPER.findall(head)}
+    words = content_terms(head) or content_terms(answer)
+    return numbers(head), proper, set(words)
+
+
+def grade(question: dict, reply) -> bool:
+    from conversations.answers import content_terms, stem
+
+    if question["kind"] == "decline":
+        return reply.kind == "no_memory"
+    if reply.kind != "answer":
+        return False
+    wanted_numbers, proper, words = key_of(question["answer"])
+    wanted_numbers.discard(question["asked_on"][:4])  # "On 3 Feb": this year goes unsaid
+    said = reply.text
+    said_stems = {stem(w) for w in re.findall(r"[\w'’-]+", said)}
+    if wanted_numbers or proper:
+        return wanted_numbers <= numbers(said) and proper <= said_stems
+    return len(words & content_terms(said)) >= max(1, len(words) / 2)
+
+
+def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
+    from conversations.answers import answer_question, content_terms
+    from memories.recall import recall
+
+    for question in json.loads((household / "questions.json").read_text()):
+        owner = users[question["member"]]
+        at = aware(question["asked_on"] + "T12:00:00")
+        started = time.perf_counter()
+        found = recall(owner, question["question"], k=10, at=at)
+        reply = answer_question(owner, question["question"], found, now=at)
+        split["ms"].append(1000 * (time.perf_counter() - started))
+        right = grade(question, reply)
+        kind = question["kind"]
+        split["by_kind"].setdefault(kind, [0, 0])
+        split["by_kind"][kind][0] += right
+        split["by_kind"][kind][1] += 1
+        if kind != "decline" and reply.kind == "no_memory":
+            split["wrongly_declined"] += 1
+        if verbose:
+            mark = "ok " if right else "NO "
+            print(f"{mark}[{household.name} {kind}] {question['question']}")
+            print(f"      gold: {question['answer'][:110]}")
+            print(f"      said: {reply.text[:300]}".replace("\n", "\n            "))
+            print(f"      why:  {reply.reason} asked={sorted(content_terms(question['question']))}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
+    parser.add_argument("--verbose", action="store_true", help="every dev question and reply")
+    args = parser.parse_args(argv)
+    print(f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M})\n")
+    with tempfile.TemporaryDirectory(prefix="talkingrock-answers-") as data_dir:
+        setup(data_dir)
+        for name in ("dev", "test") if args.split == "both" else (args.split,):
+            split = {"by_kind": {}, "wrongly_declined": 0, "ms": []}
+            for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
+                users = replay(household)
+                ask(users, household, split, verbose=args.verbose and name == "dev")
+            right = sum(a for a, _ in split["by_kind"].values())
+            total = sum(b for _, b in split["by_kind"].values())
+            declines = split["by_kind"].get("decline", [0, 0])
+            answerable = total - declines[1]
+            print(f"### {name} split: {right} of {total} right ({right / max(total, 1):.0%})")
+            print(
+                "  by kind: "
+                + ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(split["by_kind"].items()))
+            )
+            print(
+                f"  declined when nothing answers: {declines[0]} of {declines[1]}; "
+                f"declined although a memory answers: {split['wrongly_declined']} of {answerable}"
+            )
+            ms = sorted(split["ms"])
+            print(
+                f"  recall + answer per question: p50 {statistics.median(ms):.0f} ms, "
+                f"max {ms[-1]:.0f} ms\n"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

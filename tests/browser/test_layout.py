@@ -1,0 +1,182 @@
+"""Every page at a phone's width (390 px) shows nothing wider than the screen, and the header
+fits one row on a laptop and folds into a menu on a phone; a screenshot of each phone page is
+kept for a person to look at (``TALKINGROCK_SCREENSHOTS``, else a temporary folder)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from conversations import chat, compression, review, services, tasks
+from conversations.models import Act
+from memories import indexing
+from memories.models import Entity, Memory, Recall
+from narratives.models import Narrative
+from talkingrock import jobs
+
+pytestmark = pytest.mark.browser
+
+PASSWORD = "a long household passphrase"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+LONG = (
+    "Maya's dentist appointment moved to Tuesday 3pm at the Elm Road practice; "
+    "https://example.org/a-very-long-address-that-has-no-spaces-at-all-and-would-overflow "
+    "and Dr Novak wants the inhaler reviewed before the winter."
+)
+
+# What a script in the page reports: how wide the page is, and the elements that stick out.
+WIDEST = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > width + 1) {
+      out.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(box.right)} px)`);
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth, width, out: out.slice(0, 5)};
+}"""
+
+
+@pytest.fixture
+def household(transactional_db):
+    """A member with something on every page: memories, a name, a reviewed conversation, an
+    open one with a reply, a narrative and a recall."""
+    alice = get_user_model().objects.create_superuser("alice", password=PASSWORD)
+    act = Act.objects.create(owner=alice, title="A rather long act title about the kitchen")
+    for line in (LONG, "We decided to paint the hallway green because it hides scuffs."):
+        services.add_message(owner=alice, content=line)
+    conversation = services.open_conversation(alice)
+    services.request_close(conversation=conversation)
+    services.confirm_close(conversation=conversation)
+    compression.compress(conversation.pk)
+    conversation.refresh_from_db()
+    review.confirm(conversation=conversation, destination=act)
+    indexing.index_memories(owner_id=alice.pk)
+    talk, message = services.add_message(owner=alice, content="when is Maya's dentist?")
+    chat.respond(conversation=talk, message=message)
+    return {
+        "alice": alice,
+        "act": act,
+        "archived": conversation,
+        "memory": Memory.objects.filter(owner=alice).first(),
+        "entity": Entity.objects.filter(owner=alice).first(),
+        "narrative": Narrative.objects.filter(owner=alice).first(),
+        "recall": Recall.objects.filter(owner=alice).first(),
+    }
+
+
+def pages(found) -> dict[str, str]:
+    return {
+        "chat": reverse("home"),
+        "story": reverse("memories:story"),
+        "acts": reverse("conversations:acts"),
+        "act": reverse("memories:act", args=[found["act"].pk]),
+        "memory": reverse("memories:detail", args=[found["memory"].pk]),
+        "edit": reverse("memories:edit", args=[found["memory"].pk]),
+        "search": reverse("memories:search") + "?q=dentist+appointment&mode=meaning",
+        "archive": reverse("memories:archive"),
+        "entities": reverse("memories:entities"),
+        "entity": reverse("memories:entity", args=[found["entity"].pk]),
+        "narratives": reverse("narratives:index"),
+        "narrative": reverse("narratives:detail", args=[found["narrative"].pk]),
+        "conversations": reverse("conversations:archive"),
+        "conversation": reverse("conversations:detail", args=[found["archived"].pk]),
+        "why": reverse("conversations:why", args=[found["recall"].pk]),
+        "settings": reverse("settings"),
+        "members": reverse("members"),
+    }
+
+
+def sign_in(page) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator(".engine-status")).to_be_visible()
+
+
+def test_no_page_is_wider_than_a_phone(browser, live_server, household, warm_models, tmp_path):
+    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    assert page.evaluate(WIDEST)["out"] == [], "the sign-in page"
+    sign_in(page)
+    wide = {}
+    for name, url in pages(household).items():
+        page.goto(url)
+        page.screenshot(path=str(shots / f"phone-{name}.png"), full_page=True)
+        found = page.evaluate(WIDEST)
+        if found["scroll"] > found["width"] or found["out"]:
+            wide[name] = found
+    context.close()
+    assert wide == {}, f"wider than {PHONE['width']} px: {wide}"
+
+
+def test_the_header_is_one_row_on_a_laptop_and_a_menu_on_a_phone(browser, live_server, household):
+    context = browser.new_context(base_url=live_server.url, viewport=LAPTOP)
+    page = context.new_page()
+    sign_in(page)
+    brand = page.locator("header .brand").bounding_box()
+    for item in ("nav a >> nth=-1", ".engine-status", "details.account summary"):
+        box = page.locator(f"header {item}").bounding_box()
+        assert abs(box["y"] - brand["y"]) < brand["height"], item  # the same row
+    expect(page.get_by_text("Menu", exact=True)).to_be_hidden()
+
+    page.set_viewport_size(PHONE)
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav).to_be_hidden()
+    page.get_by_text("Menu", exact=True).click()
+    expect(nav.get_by_role("link", name="Search")).to_be_visible()
+    nav.get_by_role("link", name="Search").click()
+    expect(page).to_have_url(live_server.url + reverse("memories:search"))
+    page.locator("details.account summary").click()
+    expect(page.get_by_role("button", name="Sign out")).to_be_visible()
+    context.close()
+
+
+def test_the_reply_arrives_by_polling_and_a_reload_shows_it_without_javascript(
+    browser, live_server, household, monkeypatch, database_turns
+):
+    """The worker is held back: the page shows the message and "thinking", then the reply
+    replaces it by itself once the worker writes it; without JavaScript a reload shows it."""
+    held: list[tuple] = []
+    run = jobs.run_now_or_queue
+
+    def hold(func, *args, **kwargs):
+        if func == "conversations.tasks.reply":
+            held.append(args)
+        else:
+            run(func, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run_now_or_queue", hold)
+    for javascript in (True, False):
+        context = browser.new_context(
+            base_url=live_server.url, viewport=LAPTOP, java_script_enabled=javascript
+        )
+        page = context.new_page()
+        sign_in(page)
+        page.get_by_label("Message").fill("what colour is the hallway going to be?")
+        page.get_by_role("button", name="Send").click()
+        expect(page.locator("article.message.user").last).to_contain_text("hallway going")
+        expect(page.locator(".pending")).to_contain_text("Talking Rock is thinking")
+        (message_id,) = held.pop()
+        with database_turns:  # the worker, in its turn with the page's polling
+            tasks.reply(message_id)
+        if not javascript:
+            page.get_by_role("link", name="Reload").click()
+        answer = page.locator("article.message.assistant").last
+        expect(answer).to_contain_text("green")
+        expect(page.locator(".pending")).to_have_count(0)
+        answer.get_by_text("Why did you say that?").click()
+        expect(answer.locator("details.reply-why")).to_contain_text("why it matched")
+        context.close()
