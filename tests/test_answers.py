@@ -1,0 +1,125 @@
+"""Offline answers from memory (issue 13), on hand-written cases: the sentence that answers with
+when and where it was said, the current value before the one it replaced, and a plain "I don't
+have a memory of that" when nothing answers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from conversations import answers
+from memories.models import Memory
+from memories.recall import recall
+
+NOW = timezone.now()
+
+
+def ask(owner, question: str) -> answers.Answer:
+    return answers.answer_question(owner, question, recall(owner, question, k=10), now=NOW)
+
+
+@pytest.fixture
+def kitchen(alice, remember, index):
+    """A kitchen remodel told over two months: a budget, a quote, and worktops that changed."""
+    remember(
+        "Priya and Tom set the kitchen budget at £28,000.",
+        kind=Memory.Kind.FACT,
+        happened_at=NOW - timedelta(days=60),
+    )
+    remember(
+        "Marek came round to measure up for the kitchen on 18 January.",
+        kind=Memory.Kind.FACT,
+        happened_at=NOW - timedelta(days=55),
+    )
+    oak = remember(
+        "The worktops will be oak butcher block.",
+        kind=Memory.Kind.FACT,
+        subject="worktops",
+        relation="choice",
+        happened_at=NOW - timedelta(days=50),
+    )
+    quartz = remember(
+        "The worktops will be quartz after all.",
+        kind=Memory.Kind.FACT,
+        subject="worktops",
+        relation="choice",
+        happened_at=NOW - timedelta(days=10),
+    )
+    Memory.objects.filter(pk=oak.pk).update(valid_to=quartz.happened_at, superseded_by=quartz)
+    remember("Sam's school shoes are too small.", happened_at=NOW - timedelta(days=3))
+    index(alice)
+    return {"oak": oak, "quartz": quartz}
+
+
+def test_a_question_gets_the_sentence_that_answers_it_with_when_it_was_said(alice, kitchen):
+    answer = ask(alice, "whats the kitchen budget again")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("On ") and "£28,000" in answer.text
+    assert "shoes" not in answer.text
+    assert "covers" in answer.reason
+
+
+def test_when_asks_for_a_date_and_gets_the_sentence_that_holds_one(alice, kitchen):
+    answer = ask(alice, "when did marek come round to measure up?")
+
+    assert "18 January" in answer.text and answer.kind == "answer"
+    assert "kind of thing asked for" in answer.reason
+
+
+def test_the_current_value_comes_first_and_says_what_it_replaced(alice, kitchen):
+    answer = ask(alice, "wait what did we end up doing w the worktops")
+
+    first = answer.text.splitlines()[0]
+    assert "quartz" in first and "It changed: previously “The worktops will be oak" in first
+    assert answer.used[0].memory_id == kitchen["quartz"].pk
+
+
+def test_a_question_nothing_answers_gets_a_plain_no(alice, kitchen):
+    for question in ("when is Hannah's wedding again?", "how much does the piano teacher charge?"):
+        answer = ask(alice, question)
+        assert answer.text == answers.NO_MEMORY and answer.kind == "no_memory"
+        assert answer.used == []
+
+
+def test_a_name_never_mentioned_is_the_reason_given(alice, kitchen):
+    assert ask(alice, "when is danny's wedding").reason == "None of your memories mentions Danny."
+
+
+def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):
+    assert "£28,000" in ask(alice, "whats the kitchn budgett").text
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("when is the dentist?", True),
+        ("whens hans wedding", True),
+        ("gems hen do when n where again", True),
+        ("remind me what marek quoted", True),
+        ("Did Tom call back", True),
+        ("Marek came round today.", False),
+        ("I think we should go with quartz", False),
+        ("call me when you're home", False),
+    ],
+)
+def test_a_question_is_told_from_a_statement(text, question):
+    assert answers.is_question(text) is question
+
+
+def test_a_statement_is_acknowledged_and_small_talk_is_listened_to():
+    noted = answers.acknowledge("The plumber is coming on Friday at 9. Finally.")
+    assert noted.text.startswith("Noted: “The plumber is coming on Friday at 9.”")
+    assert answers.acknowledge("thanks!").text == answers.LISTENING
+
+
+@pytest.mark.parametrize(
+    ("words", "same"),
+    [("wedding weddings", True), ("measured measure", True), ("parties party", True),
+     ("quote quoted", True), ("roof rooftop", False)],
+)  # fmt: skip
+def test_stems_match_the_inflections_people_use(words, same):
+    first, second = words.split()
+    assert (answers.stem(first) == answers.stem(second)) is same
