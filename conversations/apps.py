@@ -9,6 +9,7 @@ class ConversationsConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save
         from django_q.signals import post_spawn
 
+        from conversations import tools  # noqa: F401 - the reasoning tools join the registry
         from conversations.services import give_new_member_a_story
         from conversations.tasks import ensure_schedules, sweep_on_spawn
         from talkingrock import nlp

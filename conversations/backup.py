@@ -39,7 +39,7 @@ from typing import Any
 from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from memories import markdown
 from memories.models import (
     Entity,
@@ -157,6 +157,12 @@ SECTIONS = (
         {"conversation": "conversations", "message": "messages"},
     ),
     Section("hits", RecallHit, "recall hit", {"recall": "recalls", "memory": "memories"}),
+    Section(
+        "classifications",
+        Classification,
+        "classification",
+        {"message": "messages", "recall": "recalls", "corrected_by": "memories"},
+    ),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
 # References from a section to itself, written once every row of the section exists.
@@ -166,6 +172,9 @@ USED_REFS = (("id", "memories"), ("recall", "recalls"))
 # References to a later section, written apart once every row exists: the recall a reply was
 # made from (a recall names its message, so recalls come after messages).
 LATER_REFS = {"messages": {"recall": "recalls"}}
+# Ids inside a classification's JSON: its later stages' trails, the memories its steps and its
+# check name (translated on restore; one the file does not hold is dropped).
+READING_REFS = {"trails": "recalls", "steps": "memories", "verification": "memories"}
 
 
 # --- out --------------------------------------------------------------------------------------
@@ -189,6 +198,7 @@ def _owned(owner) -> dict[str, QuerySet]:
         "links": MemoryLink.objects.filter(owner=owner, memory__owner=owner, related__owner=owner),
         "recalls": Recall.objects.filter(owner=owner),
         "hits": RecallHit.objects.filter(recall__owner=owner),
+        "classifications": Classification.objects.filter(owner=owner),
     }
 
 

@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from conversations import answers
+from conversations import answers, reasoning
 from conversations.models import Conversation, Message
 from conversations.services import append
 from memories.models import Memory, Recall, RecallHit
@@ -52,10 +52,26 @@ def queue_reply(message: Message) -> None:
 
 def respond(*, conversation: Conversation, message: Message) -> Message:
     """Write the assistant's reply to ``message`` (slow work first, one short write after).
-    Answers once: a second call for the same message returns the reply already written."""
+    Answers once: a second call for the same message returns the reply already written.
+
+    A correction of how the previous message was read is learnt at once; any other message is
+    classified with memory first (seed 003), then answered."""
     if (written := message.replies.first()) is not None:
         return written
     owner = conversation.owner
+    deadline = time.monotonic() + _config("reply_timeout")
+    if (parsed := reasoning.parse_correction(message.content)) and (
+        earlier := reasoning.last_reading(conversation, message)
+    ):
+        return _write(conversation, message, *_learn(owner, earlier, *parsed))
+    use_model = llm.status().engine == "ollama"
+    reading = reasoning.classify_with_memory(
+        owner,
+        message.content,
+        message=message,
+        use_model=use_model,
+        timeout=_config("reply_timeout") / 3,
+    )
     found = recall(
         owner,
         message.content,
@@ -68,9 +84,9 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     # few memories would be shown whatever happens to rank first.
     hits = found.strong
     engine, content, used, explanation = "offline", "", [], ""
-    if llm.status().engine == "ollama":
+    if use_model:
         try:
-            content, more = _model_reply(conversation, message, hits)
+            content, more = _model_reply(conversation, message, hits, deadline)
             used = [_used(hit, found) for hit in hits]
             used += [entry for entry in more if entry["id"] not in {u["id"] for u in used}]
             engine = f"ollama:{llm.model_name()}"
@@ -79,13 +95,38 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
             log.info("Chat falls back to the offline engine: %s", error.message)
             explanation = f"The model did not answer ({error.message}) "
     if not content:
-        offline = offline_answer(owner, message.content, found)
+        offline = offline_answer(owner, message.content, found, reading)
         note = "\n\n(The model did not answer: this is the offline engine's answer.)"
         content = left_off(conversation, message) + offline.text + (note if explanation else "")
         used = [_used(hit, found) for hit in offline.used]
         explanation = (explanation + "so the offline engine did. " if explanation else "") + (
             offline.reason
         )
+    read_as = f"Read as {reading.label} (confidence {reading.confidence:.2f}): {reading.reasoning}"
+    return _write(
+        conversation, message, content, engine, used, f"{read_as} {explanation}", found.recall_id
+    )
+
+
+def _learn(owner, earlier, meant: str, not_meant: str) -> tuple:
+    learnt = reasoning.store_immediate_correction(owner, earlier, meant=meant, not_meant=not_meant)
+    content = f"Understood: by “{learnt['said']}” you mean {meant}" + (
+        f", not {not_meant}" if not_meant else ""
+    )
+    content += ". I'll read it that way from now on."
+    changed = [f"[id:{i}] demoted" for i in learnt["demoted"]]
+    if learnt["reinforced"]:
+        changed.append(f"[id:{learnt['reinforced']}] reinforced")
+    explanation = (
+        f"A correction of how I read “{earlier.request[:100]}”: kept at once as "
+        f"[id:{learnt['correction_id']}]" + (f"; {', '.join(changed)}" if changed else "") + "."
+    )
+    used = [{"id": learnt["correction_id"], "recall": None, "conversation": None,
+             "why": "your correction"}]  # fmt: skip
+    return content, "offline", used, explanation, None
+
+
+def _write(conversation, message, content, engine, used, explanation, recall_id) -> Message:
     with transaction.atomic():
         if (written := Message.objects.filter(reply_to=message).first()) is not None:
             return written  # another worker got there first
@@ -93,7 +134,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         reply.engine = engine
         reply.memories_used = used
         reply.explanation = explanation.strip()
-        reply.recall_id = found.recall_id
+        reply.recall_id = recall_id
         reply.save(update_fields=["engine", "memories_used", "explanation", "recall"])
         jobs.enqueue("narratives.tasks.advance", reply.pk)  # the running narrative moves on
     return reply
@@ -108,11 +149,22 @@ def _used(hit, found) -> dict[str, Any]:
     }
 
 
-def offline_answer(owner, text: str, found) -> answers.Answer:
-    """A question answered from memory, or a statement acknowledged."""
+def offline_answer(owner, text: str, found, reading=None) -> answers.Answer:
+    """A question answered from memory, or a statement acknowledged; when the reading of a
+    vague request needs a question first, that question."""
     if answers.is_question(text):
-        return answers.answer_question(owner, text, found)
-    return answers.acknowledge(text)
+        answer = answers.answer_question(owner, text, found)
+        if answer.kind == "no_memory" and reading is not None and reading.needs_clarification:
+            return answers.Answer(reading.clarification, "clarify", reason=answer.reason)
+        return answer
+    if reading is not None and reading.needs_clarification:
+        return answers.Answer(
+            reading.clarification, "clarify", reason="The request is vague; asking first."
+        )
+    noted = answers.acknowledge(text)
+    if reading is not None and (meaning := reasoning.resolved(reading)):
+        noted.text = f"{noted.text} (I take it that {meaning.rstrip('.')}.)"
+    return noted
 
 
 def left_off(conversation: Conversation, message: Message) -> str:
@@ -160,6 +212,8 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
     budget = _narrative_config("context_token_budget") * CHARS_PER_TOKEN
     name = owner.get_short_name() or owner.get_username()
     system = SYSTEM.format(name=name) + "\n\n" + where_things_stand(owner)
+    if themes := reasoning.identity_context(owner)["text"]:
+        system += f"\n\nWhat {name} keeps coming back to (Your Story's themes): {themes}."
     current = {"role": message.role, "content": _clip(message.content, budget // 3)}
     left = budget - len(system) - len(current["content"])
 
@@ -197,14 +251,15 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
     return [{"role": "system", "content": system}, *turns[::-1], current]
 
 
-def _model_reply(conversation: Conversation, message: Message, hits) -> tuple[str, list[dict]]:
+def _model_reply(
+    conversation: Conversation, message: Message, hits, deadline: float
+) -> tuple[str, list[dict]]:
     from talkingrock.tools import REGISTRY, ToolError, call_tool
 
     owner = conversation.owner
     messages = compose(conversation, message, hits)
     tools = [REGISTRY[tool].as_schema() for tool in CHAT_TOOLS]
     used: list[dict] = []
-    deadline = time.monotonic() + _config("reply_timeout")
     for round_ in range(_config("tool_rounds") + 1):
         offered = tools if round_ < _config("tool_rounds") else None
         left = deadline - time.monotonic()

@@ -170,3 +170,81 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:40]}"
+
+
+class Classification(models.Model):
+    """What a request was read as (seed 003, phase 4): destination × consumer × semantics, how
+    sure, whether to ask first, and the recall trails of the stages that read it (the memories
+    that influenced each, with how). Corrected by a later message: ``corrected_by``."""
+
+    class Destination(models.TextChoices):
+        STREAM = "stream"  # an answer now
+        FILE = "file"  # something kept
+        PROCESS = "process"  # something done
+
+    class Consumer(models.TextChoices):
+        HUMAN = "human"
+        MACHINE = "machine"
+
+    class Semantics(models.TextChoices):
+        READ = "read"
+        INTERPRET = "interpret"
+        EXECUTE = "execute"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classifications"
+    )
+    message = models.ForeignKey(
+        Message, on_delete=models.SET_NULL, null=True, blank=True, related_name="classifications"
+    )
+    request = CleanTextField()
+    destination = models.CharField(max_length=8, choices=Destination.choices)
+    consumer = models.CharField(max_length=8, choices=Consumer.choices)
+    semantics = models.CharField(max_length=10, choices=Semantics.choices)
+    confidence = models.FloatField()
+    needs_clarification = models.BooleanField(default=False)
+    clarification = CleanTextField(blank=True, help_text="The question to ask first.")
+    reasoning = CleanTextField(blank=True)
+    # The ordered steps (decompose_with_memory) and the check of the reading against memory
+    # (verify_intent_with_memory), when they were run.
+    steps = CleanJSONField(default=list, blank=True)
+    verification = CleanJSONField(default=dict, blank=True)
+    engine = models.CharField(max_length=100)
+    recall = models.ForeignKey(
+        "memories.Recall", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The recall trails of the later stages: {"decompose": id, "verify": id}.
+    trails = CleanJSONField(default=dict, blank=True)
+    # The correction the member made of this reading (a memory, stored at once).
+    corrected_by = models.ForeignKey(
+        "memories.Memory",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="corrected_classifications",
+    )
+    # An outcome the member gave it: approved or rejected (learn_from_outcome).
+    outcome = models.CharField(max_length=10, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="classification_owner")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(destination__in=["stream", "file", "process"])
+                & Q(consumer__in=["human", "machine"])
+                & Q(semantics__in=["read", "interpret", "execute"])
+                & Q(confidence__gte=0)
+                & Q(confidence__lte=1)
+                & Q(outcome__in=["", "approved", "rejected"]),
+                name="classification_values_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.destination} × {self.consumer} × {self.semantics}: {self.request[:40]}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.destination} × {self.consumer} × {self.semantics}"

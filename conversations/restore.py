@@ -35,7 +35,7 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
 from conversations import backup, backup_checks
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from conversations.restore_v1 import import_version_1
 from conversations.services import ensure_your_story, open_conversation
 from memories import markdown, porting
@@ -184,6 +184,7 @@ class _Restore:
         }
         self.restore("recalls", have=have, key=lambda row: tuple(row[name] for name in fields))
         self.restore("hits", parent="recall")
+        self.readings()
         self.replies()
         self.self_references()
         self.report.created = self.counts.pop("memories")
@@ -349,6 +350,36 @@ class _Restore:
                 if any(value is not None for value in values.values()):
                     changed.append(model(pk=self.ids[section][row["id"]], **values))
             model.objects.bulk_update(changed, list(refs), batch_size=500)
+
+    def readings(self) -> None:
+        """Classifications, with the ids inside their JSON made the ids here (a reading of a
+        message the member already had is theirs: restored once)."""
+        fields = ("created_at", "request")
+        have = {
+            tuple(key): pk
+            for pk, *key in Classification.objects.filter(owner=self.owner).values_list(
+                "pk", *fields
+            )
+        }
+        for row in self.rows["classifications"]:
+            row["trails"] = {
+                stage: self.to("recalls", pk)
+                for stage, pk in (row["trails"] or {}).items()
+                if isinstance(pk, int) and self.to("recalls", pk)
+            }
+            for step in row["steps"] or []:
+                if isinstance(step, dict):
+                    step["memory_ids"] = self._memories(step.get("memory_ids"))
+            for key in ("supporting_memories", "conflicting_memories"):
+                if isinstance(row["verification"], dict) and key in row["verification"]:
+                    row["verification"][key] = self._memories(row["verification"][key])
+        self.restore(
+            "classifications", have=have, key=lambda row: tuple(row[name] for name in fields)
+        )
+
+    def _memories(self, ids) -> list[int]:
+        ids = ids if isinstance(ids, list) else []
+        return [pk for pk in (self.to("memories", i) for i in ids if isinstance(i, int)) if pk]
 
     def replies(self) -> None:
         """What a message points to among messages and recalls, by the ids here: written last,

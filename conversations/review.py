@@ -20,6 +20,7 @@ from memories import indexing
 from memories.models import Memory, MemoryItem, StateDelta
 from memories.services import clean_content
 from narratives import running
+from talkingrock import jobs
 from talkingrock.text import clean_text
 
 Status = Conversation.Status
@@ -314,6 +315,8 @@ def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[
     # The member may have edited, added or moved people: the entity graph follows the review.
     indexing.refresh_mentions([memory.pk for memory in [*memories, *kept_facts]])
     running.close_link(conversation, memories)  # the thread's link for this conversation
+    # Your Story may have a new theme: the model names them in the worker (when it answers).
+    jobs.enqueue("conversations.tasks.refresh_themes", conversation.owner_id)
     return memories
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 
 from django import db
+from django.contrib.auth import get_user_model
 
-from conversations import chat, compression, services
+from conversations import chat, compression, reasoning, services
 from conversations.models import Message
 from talkingrock import jobs, warmup
 
@@ -68,3 +69,11 @@ def reply(message_id: int) -> int | None:
     if message is None:
         return None  # deleted with its conversation meanwhile
     return chat.respond(conversation=message.conversation, message=message).pk
+
+
+def refresh_themes(owner_id: int) -> int:
+    """Ask the model for the themes of a member's Your Story (kept a day); none when it is off."""
+    owner = get_user_model().objects.filter(pk=owner_id).first()
+    if owner is None:
+        return 0
+    return len(reasoning.refresh_themes(owner) or [])

@@ -21,4 +21,5 @@ urlpatterns = [
     path("acts/", views.acts, name="acts"),
     path("acts/<int:pk>/edit/", views.act_edit, name="act-edit"),
     path("recalls/<int:pk>/", views.why, name="why"),
+    path("readings/<int:pk>/", views.reading, name="reading"),
 ]

@@ -16,9 +16,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from conversations import chat, compression, services
+from conversations import chat, compression, reasoning, services
 from conversations.greeting import greeting
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from conversations.services import TransitionError
 from memories.models import Memory, MemoryItem, Recall
 
@@ -52,7 +52,11 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     if services.nudge_due(conversation):
         services.nudge(conversation=conversation)
-    transcript = list(conversation.messages.all())
+    transcript = list(
+        conversation.messages.select_related("reply_to").prefetch_related(
+            "reply_to__classifications"
+        )
+    )
     context = {
         "conversation": conversation,
         "messages_list": transcript,
@@ -279,6 +283,15 @@ def act_edit(request: HttpRequest, pk: int) -> HttpResponse:
     except TransitionError as error:
         messages.error(request, error.message)
     return redirect("memories:act", pk=act.pk)
+
+
+@login_required
+def reading(request: HttpRequest, pk: int) -> HttpResponse:
+    """How a request was read, and the memories that shaped each stage (seed 003's "why did you
+    interpret it that way?")."""
+    get_object_or_404(Classification, pk=pk, owner=request.user)
+    explained = reasoning.explain_classification(request.user, pk)
+    return render(request, "conversations/reading.html", {"reading": explained})
 
 
 @login_required

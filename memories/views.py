@@ -15,6 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from conversations import reasoning
 from conversations.models import Act
 from conversations.services import ensure_your_story
 from memories import search as memory_search
@@ -91,6 +92,7 @@ def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
     return {
         "act": act,
         "acts": acts,
+        "themes": reasoning.identity_context(request.user)["themes"] if act.is_your_story else [],
         "open_items": open_items,
         "open_types": MemoryItem.OPEN_TYPES,
         "page": _page(request, _live_memories(request, act)),
@@ -189,6 +191,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             "open_types": MemoryItem.OPEN_TYPES,
             "facts": memory.facts.filter(owner=request.user, status=Memory.Status.CONFIRMED),
             "replaces": memory.supersedes.filter(owner=request.user).order_by("-valid_to"),
+            "influence": reasoning.influence_chain(request.user, memory.pk, limit=20),
         },
     )
 

@@ -30,7 +30,7 @@ from django.test import RequestFactory
 from django.urls import URLResolver, reverse
 
 from conversations import services as conversation_services
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from memories import services
 from memories.models import (
     Entity,
@@ -69,6 +69,7 @@ MARKERS = {
     "topic": "Mistletarn",
     "token": "Wyvernlight",
     "log": "Nightjarrow",
+    "classification": "Brackenfold",
 }
 # Later words of the same texts, for searches (a page may echo a search; it must find nothing).
 SEARCH_TERMS = ["heron", "anniversary", "jeweller", "emerald", "marmalade", "tidewater"]
@@ -185,9 +186,21 @@ def bobs(bob, index) -> Bobs:
         action_flag=CHANGE,
         change_message="[]",
     )
+    reading = Classification.objects.create(
+        owner=bob,
+        message=message,
+        request=f"{m['classification']} fetch the emerald ring",
+        destination="process",
+        consumer="human",
+        semantics="execute",
+        confidence=0.8,
+        reasoning=f"{m['classification']} the jeweller thread",
+        engine="offline",
+        recall=recall,
+    )
     index(bob)
     memory.refresh_from_db()
-    rows = [memory, act, entity, mention, link, recall, hit, item, delta, conversation]
+    rows = [memory, act, entity, mention, link, recall, hit, item, delta, conversation, reading]
     rows += [message, narrative, NarrativeMemory.objects.get(narrative=narrative), token, log]
     return Bobs(member=bob, rows={type(row): row for row in rows})
 
@@ -456,7 +469,7 @@ def test_every_registered_admin_is_walked():
 # Every kind of row bob has in the walk (the fixture's rows plus the archived memory).
 BOBS_KINDS = {
     Memory, Act, Entity, Mention, MemoryLink, Recall, RecallHit, MemoryItem, StateDelta,
-    Conversation, Message, Narrative, NarrativeMemory, ApiToken, LogEntry,
+    Conversation, Message, Narrative, NarrativeMemory, ApiToken, LogEntry, Classification,
 }  # fmt: skip
 
 

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from conversations import backup, chat, restore, review
+from conversations import backup, chat, reasoning, restore, review
 from conversations import services as conversations
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from memories import services
 from memories.models import (
     Entity,
@@ -119,6 +119,13 @@ def household(alice, remember, index, capture):
     )
     asking, question = conversations.add_message(owner=alice, content="When do tomatoes go in?")
     chat.respond(conversation=asking, message=question)  # a recall, its hits, memories_used
+    # The turn's reading, taken through every stage: trails, steps and a check holding ids.
+    reading = Classification.objects.get(message=question)
+    reasoning.decompose_with_memory(reading, use_model=False)
+    reasoning.verify_intent_with_memory(reading, use_model=False)
+    reading.refresh_from_db()
+    assert reading.trails and reading.verification["supporting_memories"]
+    reasoning.store_immediate_correction(alice, reading, meant="the tomato bed")
     close_and_compress(asking, capture)  # open, its draft waiting for review
     return alice
 
@@ -140,6 +147,7 @@ OWNED = [
     (MemoryLink, "owner"),
     (Recall, "owner"),
     (RecallHit, "recall__owner"),
+    (Classification, "owner"),
 ]
 # Not content: the row's id, its owner, what indexing recomputes, and which process ran a
 # compression (left out of the backup on purpose: it names a process of this machine).
@@ -173,6 +181,12 @@ def snapshot(member) -> dict[str, list[dict]]:
             }
             for row in found
         ]
+    for row in result["Classification"]:
+        row["trails"] = {stage: named(Recall, pk) for stage, pk in row["trails"].items()}
+        for step in row["steps"]:
+            step["memory_ids"] = [named(Memory, pk) for pk in step["memory_ids"]]
+        for key in ("supporting_memories", "conflicting_memories"):
+            row["verification"][key] = [named(Memory, pk) for pk in row["verification"][key]]
     for row in result["Message"]:
         row["memories_used"] = [
             entry | {"id": named(Memory, entry["id"]), "recall": named(Recall, entry["recall"])}

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from conversations import chat, compression, prompts, review, services, tasks
 from conversations.greeting import greeting
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from conversations.services import TransitionError
 from memories.models import Memory, MemoryItem, Mention, Recall, StateDelta
 from talkingrock import llm
@@ -512,6 +512,17 @@ def test_running_the_task_twice_keeps_one_draft(alice, capture):
 
 # --- chat -------------------------------------------------------------------------------------
 
+READ_AS_A_QUESTION = {
+    "destination_type": "stream",
+    "consumer_type": "human",
+    "execution_semantics": "read",
+    "confidence": 0.8,
+    "reasoning": "a question about the house",
+    "memory_used": [],
+    "needs_clarification": False,
+    "clarification_question": "",
+}
+
 
 def test_the_offline_reply_answers_with_the_sentence_and_leaves_a_trail(alice, remember, index):
     dentist = remember("Maya's dentist appointment is on Tuesday at 3pm")
@@ -540,7 +551,8 @@ def test_the_offline_reply_says_plainly_when_it_has_no_memory_of_it(alice, remem
     )
     reply = chat.respond(conversation=conversation, message=message)
     assert reply.content == "I don't have a memory of that." and reply.memories_used == []
-    assert reply.explanation == "None of your memories mentions Hannah."
+    assert reply.explanation.startswith("Read as stream × human × read")
+    assert reply.explanation.endswith("None of your memories mentions Hannah.")
 
 
 def test_a_statement_is_acknowledged_not_answered_with_memories(alice, remember, index):
@@ -573,6 +585,7 @@ def test_the_model_may_search_then_answer(alice, remember, index, ollama):
         ),
         f"Jon serviced it in October [id:{boiler.pk}].",
     )
+    ollama.script.insert(0, READ_AS_A_QUESTION)  # the turn's classification comes first
     conversation, message = services.add_message(owner=alice, content="Who did the heating?")
 
     reply = chat.respond(conversation=conversation, message=message)
@@ -583,12 +596,16 @@ def test_the_model_may_search_then_answer(alice, remember, index, ollama):
     boiler.refresh_from_db()
     assert boiler.score == 3  # the model reinforced it through the registry
     assert Recall.objects.filter(purpose="chat:memory_query", query="boiler service").exists()
-    tool_turn = ollama.chats[1]["messages"][-2:]
+    assert "format" in ollama.chats[0]  # the classification, a structured answer
+    assert Classification.objects.get(message=message).engine == "ollama:llama3.2:3b"
+    tool_turn = ollama.chats[2]["messages"][-2:]
     assert [m["role"] for m in tool_turn] == ["tool", "tool"]
 
 
 def test_tool_rounds_are_bounded(alice, ollama):
-    ollama.answer(*[ToolCalls([("memory_query", {"query": "x"})])] * 3, "Done looking.")
+    ollama.answer(
+        READ_AS_A_QUESTION, *[ToolCalls([("memory_query", {"query": "x"})])] * 3, "Done looking."
+    )
     conversation, message = services.add_message(owner=alice, content="Find it")
     reply = chat.respond(conversation=conversation, message=message)
     assert reply.content == "Done looking."
@@ -596,11 +613,12 @@ def test_tool_rounds_are_bounded(alice, ollama):
 
 
 def test_a_model_outage_mid_chat_answers_offline(alice, ollama):
-    ollama.answer(Timeout())
+    ollama.answer(Timeout(), Timeout())  # the classification, then the reply
     conversation, message = services.add_message(owner=alice, content="Hello")
     reply = chat.respond(conversation=conversation, message=message)
     assert reply.engine == "offline" and "did not answer" in reply.content
-    assert reply.explanation.startswith("The model did not answer (Ollama did not answer within")
+    assert Classification.objects.get(message=message).engine == "offline"
+    assert "The model did not answer (Ollama did not answer within" in reply.explanation
 
 
 def test_a_slow_model_gets_what_is_left_of_the_reply_budget_then_the_offline_engine_answers(
@@ -622,12 +640,15 @@ def test_a_slow_model_gets_what_is_left_of_the_reply_budget_then_the_offline_eng
             clock[0] += 2
 
     monkeypatch.setattr(llm, "chat", two_seconds_each)
-    ollama.answer(*[ToolCalls([("memory_query", {"query": "x"})])] * 5, "Too late.")
+    ollama.answer(
+        READ_AS_A_QUESTION, *[ToolCalls([("memory_query", {"query": "x"})])] * 5, "Too late."
+    )
     conversation, message = services.add_message(owner=alice, content="Find the thing")
 
     reply = chat.respond(conversation=conversation, message=message)
 
-    assert [chat_["_read_timeout"] for chat_ in ollama.chats] == [3, 1]
+    # the classification may take a third of the budget; the reply what is left of it
+    assert [chat_["_read_timeout"] for chat_ in ollama.chats] == [1, 3, 1]
     assert reply.engine == "offline" and "Too late" not in reply.content
     assert "did not answer" in reply.content and "within 3 s" in reply.explanation
 

@@ -17,8 +17,9 @@ from django.contrib.auth import get_user_model
 from django.urls import URLPattern, URLResolver, reverse
 from django.urls.converters import IntConverter
 
+from conversations import reasoning
 from conversations import services as conversation_services
-from conversations.models import Act, Conversation, Message
+from conversations.models import Act, Classification, Conversation, Message
 from conversations.services import ensure_your_story
 from memories import indexing, services
 from memories.models import Entity, Memory, MemoryItem, Recall
@@ -59,6 +60,7 @@ class Alices:
     trail: Recall
     narrative: Narrative
     item: MemoryItem  # an open thread of a kept memory
+    classification: Classification  # how her message was read, with its trail
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -84,6 +86,7 @@ def alices(alice, remember, index) -> Alices:
         owner=alice, summary=NARRATED, memory_ids=[memory.pk], topic="the flat"
     )
     item = MemoryItem.objects.create(memory=memory, type="task", data={"description": THREAD})
+    classification = reasoning.classify_with_memory(alice, SAID, message=message, use_model=False)
     return Alices(
         member=alice,
         memory=memory,
@@ -98,6 +101,7 @@ def alices(alice, remember, index) -> Alices:
         trail=trail,
         narrative=narrative,
         item=item,
+        classification=classification,
     )
 
 
@@ -112,6 +116,7 @@ def snapshot(alice) -> tuple:
         list(ApiToken.objects.filter(owner=alice).order_by("pk").values()),
         list(get_user_model().objects.filter(pk=alice.pk).values()),
         list(Narrative.objects.filter(owner=alice).order_by("pk").values()),
+        list(Classification.objects.filter(owner=alice).order_by("pk").values()),
     )
 
 
@@ -173,6 +178,7 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
         404,
     ),
     "conversations:why": ("trail", [GET], 404),
+    "conversations:reading": ("classification", [GET], 404),
     "narratives:detail": ("narrative", [GET, GET_HTMX], 404),
     # Removing members is for household admins; bob is not one, so he is refused outright.
     "member-remove": ("member", [GET, POST], 403),
@@ -266,6 +272,7 @@ ID_ARGUMENTS = {
     "conversation_id": "conversation",
     "previous_narrative_id": "narrative",
     "item_id": "item",
+    "classification_id": "classification",
 }
 # Where one tool's id names another kind of row than the name says elsewhere.
 TOOL_ID_ARGUMENTS = {("narrative_search", "id"): "narrative"}
@@ -334,6 +341,10 @@ def test_bob_cannot_reach_alices_rows_through_any_tool(client, bob, alices):
     assert {"memory_reinforce", "memory_demote", "memory_update", "confirm_memory"} <= set(id_tools)
     assert {"close_conversation", "get_memory_preview", "get_conversation_archive"} <= set(id_tools)
     assert {"narrative_update", "narrative_search"} <= set(id_tools)
+    assert {"explain_classification", "get_memory_influence_chain", "learn_from_outcome"} <= set(
+        id_tools
+    )
+    assert "store_immediate_correction" in id_tools
 
 
 def test_bob_can_neither_link_nor_find_alices_narratives(bob, alices):

@@ -105,8 +105,9 @@ def test_the_timeline_costs_the_same_queries_however_many_memories(
     for n in range(memories):
         remember(f"memory number {n}", tags="home, family")
     url = reverse("memories:act", args=[your_story.pk])
-    # session, user, act, sidebar acts, page count, page rows, the add form's act choices
-    with django_assert_num_queries(8):  # + the act's open items
+    # session, user, act, sidebar acts, page count, page rows, the add form's act choices, the
+    # act's open items, and Your Story's themes (its newest memories, their vectors)
+    with django_assert_num_queries(10):
         alice_client.get(url)
     with django_assert_num_queries(5):  # the fragment has no sidebar and no form
         alice_client.get(url, {"page": 2} if memories > 20 else {}, **HTMX)

@@ -4,10 +4,11 @@ and co-recall links (graph.py), recall trails (recall.py), items and state delta
 from memories.models.graph import Entity, MemoryLink, Mention
 from memories.models.items import MemoryItem, StateDelta
 from memories.models.memory import Memory, VectorClock, content_hash
-from memories.models.recall import Recall, RecallHit
+from memories.models.recall import InfluenceType, Recall, RecallHit
 
 __all__ = [
     "Entity",
+    "InfluenceType",
     "Memory",
     "MemoryItem",
     "MemoryLink",

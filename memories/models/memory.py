@@ -29,6 +29,7 @@ class Memory(models.Model):
         EXTRACTION = "extraction"
         MIGRATION = "migration"
         MANUAL = "manual"
+        CORRECTION = "correction"  # the member corrected how a request was read (issue 13)
 
     class Status(models.TextChoices):
         DRAFT = "draft"  # produced by a close, waiting for the member's review
@@ -126,7 +127,14 @@ class Memory(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(
-                    source__in=["conversation", "agent", "extraction", "migration", "manual"]
+                    source__in=[
+                        "conversation",
+                        "agent",
+                        "extraction",
+                        "migration",
+                        "manual",
+                        "correction",
+                    ]
                 ),
                 name="memory_source_valid",
             ),

@@ -45,8 +45,16 @@ class Recall(models.Model):
         return f"{self.purpose}: {self.query[:60]}"
 
 
+class InfluenceType(models.TextChoices):
+    DISAMBIGUATION = "disambiguation"  # it said which thing a vague request meant
+    PATTERN_MATCH = "pattern_match"  # a past request or task like this one
+    ENTITY_REFERENCE = "entity_reference"  # it names someone or something the request names
+    INTENT_VERIFICATION = "intent_verification"  # it confirmed or questioned the reading
+
+
 class RecallHit(models.Model):
-    """One memory a recall returned, where it ranked and why."""
+    """One memory a recall returned, where it ranked and why (and, for a reasoning stage, how it
+    influenced the result)."""
 
     recall = models.ForeignKey(Recall, on_delete=models.CASCADE, related_name="hits")
     # A member may still delete a memory for good; the trail keeps the row and says so.
@@ -56,13 +64,24 @@ class RecallHit(models.Model):
     rank = models.PositiveIntegerField()
     score = models.FloatField()
     components = CleanJSONField(default=dict)
-    influence = CleanCharField(max_length=200, blank=True)
+    influence = CleanCharField(max_length=200, blank=True)  # why it was found, or how it shaped
+    # How the memory shaped a reasoning stage (seed 003's classification_memory_references):
+    # blank for a hit that was only found.
+    influence_type = models.CharField(max_length=24, choices=InfluenceType.choices, blank=True)
+    influence_score = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["recall", "rank"]
         constraints = [
             models.UniqueConstraint(fields=["recall", "rank"], name="recall_hit_rank_unique"),
+            models.CheckConstraint(
+                condition=models.Q(
+                    influence_type__in=["", *(value for value, _ in InfluenceType.choices)]
+                ),
+                name="recall_hit_influence_type_valid",
+            ),
         ]
+        indexes = [models.Index(fields=["memory", "influence_type"], name="recall_hit_influence")]
 
     def __str__(self) -> str:
         return f"#{self.rank} {self.memory_id}"

@@ -101,15 +101,19 @@ def structured(
     schema: dict[str, Any],
     temperature: float = 0.0,
     max_tokens: int = 1024,
+    read_timeout: float | None = None,
 ) -> Structured:
-    """Ask for one JSON object fitting ``schema``; one retry with the error fed back."""
+    """Ask for one JSON object fitting ``schema``; one retry with the error fed back.
+    ``read_timeout`` shortens the configured wait for each answer."""
     messages = [{"role": "system", "content": system}, {"role": "user", "content": prompt}]
     started = time.perf_counter()
     problem = ""
+    configured = _config("timeout")
+    wait = configured if read_timeout is None else min(read_timeout, configured)
     for attempt in (1, 2):
         response = _call(
             "chat",
-            read_timeout=_config("timeout"),
+            read_timeout=wait,
             model=model_name(),
             messages=messages,
             format=schema,
