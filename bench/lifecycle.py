@@ -14,7 +14,10 @@ the largest member, with Ollama switched off so only Talking Rock's own work is 
 - **compression**: ``compression.compress`` of a 20-message conversation (10 from the member,
   10 replies), all four stages including the draft's embedding, ``--runs`` times; p50/p95;
 - **running narrative** (issue 5): ``narratives.running.advance`` on the offline engine after each
-  of ``--turns`` replies (extraction, the topic-shift embedding, the new link); p50/p95.
+  of ``--turns`` replies (extraction, the topic-shift embedding, the new link); p50/p95;
+- **classification with memory** (issue 13): ``reasoning.classify_with_memory`` of each member
+  line and of vague requests ("fix the boiler thing"), offline, ``--turns`` times: the whole
+  stage and its retrieval alone (the recall with its trail and the open threads), p50/p95.
 
 The chat turn queues the running-narrative task as it does with ``make run`` (a worker is
 alive), so the turn pays for queueing it and the task is timed on its own.
@@ -120,6 +123,29 @@ def main(argv=None) -> int:
         services.resume(conversation=conversation)
         Conversation.objects.filter(pk=conversation.pk).update(status="archived")
 
+    from conversations import reasoning
+    from conversations.reasoning import context as reasoning_context
+
+    requests = [*MEMBER_LINES, "fix the boiler thing", "did that dentist stuff get sorted"]
+    classified, retrieved = [], []
+    gather = reasoning_context.gather
+
+    def timed_gather(*a, **k):
+        began = time.perf_counter()
+        try:
+            return gather(*a, **k)
+        finally:
+            retrieved.append((time.perf_counter() - began) * 1000)
+
+    reasoning.stages.gather = timed_gather
+    for n in range(args.turns + 10):
+        started = time.perf_counter()
+        reasoning.classify_with_memory(member, requests[n % len(requests)], use_model=False)
+        if n >= 10:
+            classified.append((time.perf_counter() - started) * 1000)
+    retrieved = retrieved[10:]
+    reasoning.stages.gather = gather
+
     load = os.getloadavg()
     print(f"member: {member.username} ({member.n:,} memories); load average {load[0]:.2f}")
     print(
@@ -129,6 +155,12 @@ def main(argv=None) -> int:
     print(
         f"offline compression of a 20-message conversation, {len(runs)} runs: "
         f"p50 {statistics.median(runs):.1f} ms, p95 {percentile(runs, 0.95):.1f} ms"
+    )
+    print(
+        f"classification with memory, offline, {len(classified)} requests: "
+        f"p50 {statistics.median(classified):.1f} ms, p95 {percentile(classified, 0.95):.1f} ms; "
+        f"of which retrieval p50 {statistics.median(retrieved):.1f} ms, "
+        f"p95 {percentile(retrieved, 0.95):.1f} ms"
     )
     print(
         f"running narrative per turn, offline, {len(advances)} turns: "

@@ -5,10 +5,12 @@ and the check informed by memory, every influence on the trail, corrections lear
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
-from conversations import reasoning, services
+from conversations import chat, reasoning, services
 from conversations.models import Classification, Message
 from memories.models import Memory, MemoryItem, RecallHit
+from talkingrock.tools import call_tool
 
 
 @pytest.fixture
@@ -306,3 +308,45 @@ def test_themes_come_from_your_story_offline_and_from_the_model_in_a_task(
         "engine": "ollama",
         "text": "running",
     }
+
+
+# --- the tools, and a memory's influence chain ------------------------------------------------
+
+
+def test_the_reasoning_tools_read_explain_and_trace(alice, calendar):
+    read = call_tool(alice, "classify_request", request="fix the calendar thing")
+    assert read["classification"] == "process × human × execute" and read["steps"]
+    assert read["verification"]["matches_intent"] in (True, False)
+    assert {"classify", "decompose", "verify"} >= {row["stage"] for row in read["memories"]}
+
+    explained = call_tool(alice, "explain_classification", classification_id=read["id"])
+    assert explained == read
+
+    context = call_tool(alice, "get_reasoning_context", query="fix the calendar thing", top_k=3)
+    assert [row["memory_id"] for row in context["open_threads"]] == [calendar.pk]
+    assert context["vague"] is True and len(context["memories"]) <= 3
+
+    conversation, message = services.add_message(
+        owner=alice, content="what was the calendar bug again?"
+    )
+    reply = chat.respond(conversation=conversation, message=message)
+    assert calendar.pk in [used["id"] for used in reply.memories_used]
+
+    chain = call_tool(alice, "get_memory_influence_chain", memory_id=calendar.pk)["chain"]
+    kinds = [(step["kind"], step.get("influence_type")) for step in chain]
+    assert kinds[0][0] == "reply" and chain[0]["reply_id"] == reply.pk  # newest first
+    assert ("reasoning", "disambiguation") in kinds
+    reading_step = next(step for step in chain if step.get("influence_type") == "disambiguation")
+    assert reading_step["classification_id"] in (read["id"], None)
+    assert call_tool(alice, "get_identity_context")["engine"] == "offline"
+
+
+def test_the_memory_page_shows_what_it_shaped(alice_client, alice, calendar):
+    reading = reasoning.classify_with_memory(alice, "fix the calendar thing", use_model=False)
+
+    page = alice_client.get(reverse("memories:detail", args=[calendar.pk])).content.decode()
+
+    assert "What it shaped" in page and "disambiguation" in page
+    explained = alice_client.get(reverse("conversations:reading", args=[reading.pk]))
+    body = explained.content.decode()
+    assert "process × human × execute" in body and f"[id:{calendar.pk}]" in body
