@@ -352,30 +352,26 @@ class _Restore:
             model.objects.bulk_update(changed, list(refs), batch_size=500)
 
     def readings(self) -> None:
-        """Classifications, with the ids inside their JSON made the ids here (a reading of a
-        message the member already had is theirs: restored once)."""
-        fields = ("created_at", "request")
+        """Classifications, with the ids inside their JSON made the ids here (a reading the
+        member already has, by when and what, is theirs: restored once)."""
+        mine = Classification.objects.filter(owner=self.owner)
         have = {
-            tuple(key): pk
-            for pk, *key in Classification.objects.filter(owner=self.owner).values_list(
-                "pk", *fields
-            )
+            (when, text): pk for pk, when, text in mine.values_list("pk", "created_at", "request")
         }
         for row in self.rows["classifications"]:
-            row["trails"] = {
-                stage: self.to("recalls", pk)
-                for stage, pk in (row["trails"] or {}).items()
-                if isinstance(pk, int) and self.to("recalls", pk)
-            }
-            for step in row["steps"] or []:
+            trails = row["trails"] if isinstance(row["trails"], dict) else {}
+            row["trails"] = {k: self.to("recalls", v) for k, v in trails.items() if self._known(v)}
+            for step in row["steps"] if isinstance(row["steps"], list) else []:
                 if isinstance(step, dict):
                     step["memory_ids"] = self._memories(step.get("memory_ids"))
+            check = row["verification"] if isinstance(row["verification"], dict) else {}
             for key in ("supporting_memories", "conflicting_memories"):
-                if isinstance(row["verification"], dict) and key in row["verification"]:
-                    row["verification"][key] = self._memories(row["verification"][key])
-        self.restore(
-            "classifications", have=have, key=lambda row: tuple(row[name] for name in fields)
-        )
+                if key in check:
+                    check[key] = self._memories(check[key])
+        self.restore("classifications", have=have, key=lambda r: (r["created_at"], r["request"]))
+
+    def _known(self, recall_id) -> bool:
+        return isinstance(recall_id, int) and self.to("recalls", recall_id) is not None
 
     def _memories(self, ids) -> list[int]:
         ids = ids if isinstance(ids, list) else []

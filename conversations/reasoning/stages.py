@@ -23,12 +23,26 @@ def _lines(hits) -> str:
     return "\n".join(rows) or "(none)"
 
 
-def _threads(context: Context) -> str:
+def _threads(context: Context, types: tuple[str, ...] = ()) -> str:
     rows = [
         f"- [id:{item.memory_id}] {item.get_type_display()}: {item.text}"
         for item, _ in context.items
+        if not types or item.type in types
     ]
     return "\n".join(rows[:8]) or "(none)"
+
+
+def _reading_of(classification: Classification) -> offline.Reading:
+    """A stored classification as the offline stages read it."""
+    return offline.Reading(
+        classification.destination,
+        classification.consumer,
+        classification.semantics,
+        classification.confidence,
+        classification.reasoning,
+        classification.needs_clarification,
+        classification.clarification,
+    )
 
 
 def _use_model() -> bool:
@@ -116,10 +130,6 @@ def decompose_with_memory(classification: Classification, *, use_model=None) -> 
     decisions that constrain it and the open blockers; stored on the classification."""
     owner, request = classification.owner, classification.request
     context = gather(owner, request, purpose="decompose", message=classification.message)
-    reading = offline.Reading(
-        classification.destination, classification.consumer, classification.semantics,
-        classification.confidence, classification.reasoning,
-    )  # fmt: skip
     steps = None
     if _use_model() if use_model is None else use_model:
         try:
@@ -128,9 +138,9 @@ def decompose_with_memory(classification: Classification, *, use_model=None) -> 
                 prompt=prompts.DECOMPOSE_PROMPT.format(
                     request=request,
                     label=classification.label,
-                    tasks=_threads(context),
+                    tasks=_threads(context, ("task",)),
                     decisions=_lines(context.hits),
-                    blockers=_threads(context),
+                    blockers=_threads(context, ("waiting_on", "question_opened")),
                 ),
                 schema=prompts.DECOMPOSE_SCHEMA,
             ).value
@@ -145,7 +155,7 @@ def decompose_with_memory(classification: Classification, *, use_model=None) -> 
         except llm.LLMError as error:
             log.info("Decomposition falls back to the offline rules: %s", error.message)
     if steps is None:
-        steps = offline.decompose(context, reading)
+        steps = offline.decompose(context, _reading_of(classification))
     record_influence(context)
     classification.steps = steps
     classification.trails = {**classification.trails, "decompose": context.found.recall_id}
@@ -161,11 +171,6 @@ def verify_intent_with_memory(
     owner, request = classification.owner, classification.request
     action = action or f"{classification.semantics} “{request}”"
     context = gather(owner, request, purpose="verify", message=classification.message)
-    reading = offline.Reading(
-        classification.destination, classification.consumer, classification.semantics,
-        classification.confidence, classification.reasoning,
-        classification.needs_clarification, classification.clarification,
-    )  # fmt: skip
     result = None
     if _use_model() if use_model is None else use_model:
         try:
@@ -189,7 +194,7 @@ def verify_intent_with_memory(
         except llm.LLMError as error:
             log.info("Verification falls back to the offline rules: %s", error.message)
     if result is None:
-        result = offline.verify(context, reading, action)
+        result = offline.verify(context, _reading_of(classification), action)
     if result["confidence"] >= 0.7:
         result["alternative_interpretation"] = ""
     record_influence(context)
