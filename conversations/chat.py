@@ -64,14 +64,6 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         earlier := reasoning.last_reading(conversation, message)
     ):
         return _write(conversation, message, *_learn(owner, earlier, *parsed))
-    use_model = llm.status().engine == "ollama"
-    reading = reasoning.classify_with_memory(
-        owner,
-        message.content,
-        message=message,
-        use_model=use_model,
-        timeout=_config("reply_timeout") / 3,
-    )
     found = recall(
         owner,
         message.content,
@@ -79,6 +71,17 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         purpose="chat",
         conversation=conversation,
         message=message,
+    )
+    # The reading uses the same recall: one search per turn, its trail marked with how each
+    # memory shaped the reading.
+    use_model = llm.status().engine == "ollama"
+    reading = reasoning.classify_with_memory(
+        owner,
+        message.content,
+        message=message,
+        use_model=use_model,
+        timeout=_config("reply_timeout") / 3,
+        found=found,
     )
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.

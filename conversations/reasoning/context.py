@@ -19,6 +19,7 @@ VAGUE = frozenset(
     "thing things stuff bit bits one ones issue issues problem problems matter whatsit usual".split()
 )
 POINTING = frozenset("it that this them those these".split())
+_VAGUE_STEMS = frozenset(stem(word) for word in VAGUE)
 # An open thread bears on a request when they share this share of the request's words.
 ITEM_OVERLAP = 0.34
 PRIORITY = ("disambiguation", "intent_verification", "entity_reference", "pattern_match")
@@ -72,17 +73,23 @@ def overlap(request_terms: frozenset[str], text: str) -> float:
 
 
 def gather(
-    owner, request: str, *, purpose: str, message=None, top_k: int = 5, include_active=True
+    owner,
+    request: str,
+    *,
+    purpose: str,
+    message=None,
+    top_k: int = 5,
+    include_active=True,
+    found: RecallResult | None = None,
 ) -> Context:
-    """Recall for ``request`` (leaving a trail for ``purpose``), and the open threads that bear
-    on it."""
-    conversation = message.conversation if message is not None else None
-    found = recall(
-        owner, request, k=top_k, purpose=purpose, conversation=conversation, message=message
-    )
-    terms = content_terms(normalise(request)) - {
-        stem(word) for word in VAGUE
-    }  # "thing" names nothing
+    """Recall for ``request`` (leaving a trail for ``purpose``; or ``found``, a recall already
+    made for it with its trail, as a chat turn's), and the open threads that bear on it."""
+    if found is None:
+        conversation = message.conversation if message is not None else None
+        found = recall(
+            owner, request, k=top_k, purpose=purpose, conversation=conversation, message=message
+        )
+    terms = content_terms(normalise(request)) - _VAGUE_STEMS  # "thing" names nothing
     items = []
     if include_active:
         open_items = MemoryItem.objects.filter(

@@ -90,12 +90,14 @@ def classify_with_memory(
     top_k: int = 5,
     use_model: bool | None = None,
     timeout: float | None = None,
+    found=None,
 ) -> Classification:
     """Read ``request`` with the member's memories: destination × consumer × semantics, how
     sure, whether to ask first. Stored, with its trail (``explain_classification`` reads it).
-    ``timeout`` bounds the model's answer (a chat reply has a budget)."""
+    ``timeout`` bounds the model's answer (a chat reply has a budget); ``found`` is the recall a
+    chat turn already made for the message (its influences are marked on that trail)."""
     started = time.perf_counter()
-    context = gather(owner, request, purpose="classify", message=message, top_k=top_k)
+    context = gather(owner, request, purpose="classify", message=message, top_k=top_k, found=found)
     engine = "offline"
     reading = None
     if _use_model() if use_model is None else use_model:

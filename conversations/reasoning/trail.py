@@ -14,16 +14,17 @@ from memories.models import Memory, RecallHit
 STAGES = ("classify", "decompose", "verify")
 
 
-def _influences(recall_ids: list[int]) -> list[dict[str, Any]]:
+def _influences(stages: dict[int, str]) -> list[dict[str, Any]]:
+    """The influences on these trails (recall id → the stage it served)."""
     rows = (
-        RecallHit.objects.filter(recall_id__in=recall_ids)
+        RecallHit.objects.filter(recall_id__in=list(stages))
         .exclude(influence_type="")
         .select_related("memory", "recall")
         .order_by("recall__created_at", "rank")
     )
     return [
         {
-            "stage": hit.recall.purpose,
+            "stage": stages[hit.recall_id],
             "memory_id": hit.memory_id,
             "memory": " ".join(hit.memory.content.split())[:200] if hit.memory else None,
             "conversation_id": hit.memory.conversation_id if hit.memory else None,
@@ -56,7 +57,7 @@ def explain_classification(owner, classification_id: int) -> dict[str, Any]:
     """How a request was read and why: the reading, the steps and the check when they were run,
     and every memory that shaped a stage, with how."""
     found = get_classification(owner, classification_id)
-    trails = [found.recall_id, *(found.trails.get(stage) for stage in STAGES[1:])]
+    trails = {found.recall_id: STAGES[0]} | {found.trails.get(s): s for s in STAGES[1:]}
     return {
         "id": found.pk,
         "request": found.request,
@@ -74,7 +75,7 @@ def explain_classification(owner, classification_id: int) -> dict[str, Any]:
         "corrected_by": found.corrected_by_id,
         "outcome": found.outcome,
         "message_id": found.message_id,
-        "memories": _influences([pk for pk in trails if pk]),
+        "memories": _influences({pk: stage for pk, stage in trails.items() if pk}),
     }
 
 
@@ -122,7 +123,7 @@ def influence_chain(owner, memory_id: int, *, limit: int = 20) -> list[dict[str,
         .order_by("-recall__created_at", "-recall_id")[: limit * 4]
     )
     rows = list(rows)
-    chat_recalls = [hit.recall_id for hit in rows if not hit.influence_type]
+    chat_recalls = [hit.recall_id for hit in rows if hit.recall.purpose == "chat"]
     replies = {
         reply.recall_id: reply
         for reply in Message.objects.filter(recall_id__in=chat_recalls, conversation__owner=owner)
@@ -136,35 +137,36 @@ def influence_chain(owner, memory_id: int, *, limit: int = 20) -> list[dict[str,
     chain = []
     for hit in rows:
         recall = hit.recall
+        entries = []
+        reply = replies.get(recall.pk)
+        used = [u for u in reply.memories_used if u.get("id") == memory.pk] if reply else []
+        if used:  # found by the chat's recall, and the reply rests on it
+            reason = used[0].get("why", "")
+            entries.append(
+                {"kind": "reply", "stage": "chat", "reason": reason, "reply_id": reply.pk}
+            )
         if hit.influence_type:
-            entry = {
-                "kind": "reasoning",
-                "stage": recall.purpose,
-                "influence_type": hit.influence_type,
-                "score": hit.influence_score,
-                "reason": hit.influence,
-                "classification_id": readings.get(recall.message_id),
-            }
-        else:
-            reply = replies.get(recall.pk)
-            if reply is None or memory.pk not in [u.get("id") for u in reply.memories_used]:
-                continue  # found, but the reply did not rest on it
-            entry = {
-                "kind": "reply",
-                "stage": "chat",
-                "reason": hit.influence,
-                "reply_id": reply.pk,
-            }
-        chain.append(
-            entry
-            | {
-                "when": recall.created_at.isoformat(),
-                "request": recall.query[:200],
-                "recall_id": recall.pk,
-                "message_id": recall.message_id,
-                "conversation_id": recall.conversation_id,
-            }
-        )
+            entries.append(
+                {
+                    "kind": "reasoning",
+                    "stage": "classify" if recall.purpose == "chat" else recall.purpose,
+                    "influence_type": hit.influence_type,
+                    "score": hit.influence_score,
+                    "reason": hit.influence,
+                    "classification_id": readings.get(recall.message_id),
+                }
+            )
+        for entry in entries:
+            chain.append(
+                entry
+                | {
+                    "when": recall.created_at.isoformat(),
+                    "request": recall.query[:200],
+                    "recall_id": recall.pk,
+                    "message_id": recall.message_id,
+                    "conversation_id": recall.conversation_id,
+                }
+            )
         if len(chain) >= limit:
             break
-    return chain
+    return chain[:limit]

@@ -15,7 +15,7 @@ import numpy as np
 from django.conf import settings
 from django.db.models.functions import Coalesce
 
-from memories import search, vector_search, vectors
+from memories import graph_search, search, vector_search, vectors
 from memories.entities import COMMON, normalize
 from memories.models import Memory, MemoryLink
 from memories.timephrases import Window
@@ -77,7 +77,7 @@ def query_entities(owner, query: str, total: int) -> dict[int, Named]:
                 surfaces.setdefault(key, surface)
     return {
         entity_id: Named(name=name, share=df / total, surfaces=(surfaces[key],))
-        for entity_id, name, key, df in search.entities_named(
+        for entity_id, name, key, df in graph_search.entities_named(
             owner_id=owner.pk, keys=list(surfaces)
         )
     }
@@ -209,7 +209,7 @@ def lift_in_window(owner, pool: Pool, window: Window) -> None:
 
 def lift_named(pool: Pool, named: dict[int, Named]) -> None:
     lifted = defaultdict(list)
-    for memory_id, entity_id in search.mentions_among(
+    for memory_id, entity_id in graph_search.mentions_among(
         memory_ids=list(pool.score), entity_ids=list(named)
     ):
         lifted[memory_id].append(named[entity_id].name)
@@ -229,12 +229,14 @@ def expand_through_entities(owner, pool: Pool, seeds: list[int], total: int) -> 
     total = max(total, 2)
     too_common = max(config("entity_max_share") * total, config("entity_min_df"))
     names, sources = {}, defaultdict(set)  # entity → name; entity → the seeds naming it
-    for entity_id, name, df, memory_id in search.entities_of(owner_id=owner.pk, memory_ids=seeds):
+    for entity_id, name, df, memory_id in graph_search.entities_of(
+        owner_id=owner.pk, memory_ids=seeds
+    ):
         if 2 <= df <= too_common:
             # IDF scaled to [0, 1]: 1 for a name on one memory, 0 for a name on all of them.
             names[entity_id] = (name, math.log(total / df) / math.log(total))
             sources[entity_id].add(memory_id)
-    for entity_id, memory_id in search.mentioning(
+    for entity_id, memory_id in graph_search.mentioning(
         entity_ids=list(names), per_entity=config("entity_fanout")
     ):
         name, idf = names[entity_id]
