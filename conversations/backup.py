@@ -39,9 +39,10 @@ from typing import Any
 from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
-from conversations.models import Act, Classification, Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from memories import markdown
 from memories.models import (
+    Act,
     Entity,
     Memory,
     MemoryItem,

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from conversations import offline, prompts
 from conversations.asking import Produced, ask
 from conversations.drafts import display_name
-from conversations.models import Act, Conversation
+from conversations.models import Conversation
 from conversations.offline.changes import Earlier, Proposal
 from conversations.offline.pipeline import Extraction
 from conversations.offline.route import ActProfile
-from memories.models import Memory, MemoryItem, Mention, StateDelta
+from memories.models import Act, Memory, MemoryItem, Mention, StateDelta
 
 MAX_EARLIER = 300  # open items, and current decisions and facts, a conversation is checked against
 

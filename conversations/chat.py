@@ -29,6 +29,7 @@ from memories.models import Memory, Recall, RecallHit
 from memories.recall import line_of, recall
 from narratives import services as narratives
 from talkingrock import jobs, llm
+from talkingrock.tools import REGISTRY, ToolError, call_tool
 
 log = logging.getLogger(__name__)
 
@@ -257,8 +258,6 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
 def _model_reply(
     conversation: Conversation, message: Message, hits, deadline: float
 ) -> tuple[str, list[dict]]:
-    from talkingrock.tools import REGISTRY, ToolError, call_tool
-
     owner = conversation.owner
     messages = compose(conversation, message, hits)
     tools = [REGISTRY[tool].as_schema() for tool in CHAT_TOOLS]

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 
-from conversations.models import Act, Conversation
+from conversations.models import Conversation
 from conversations.offline import facts as offline_facts
 from conversations.offline.names import Known, title_case
-from conversations.services import ensure_your_story
 from memories import indexing
-from memories.models import Entity, Memory, MemoryItem, StateDelta
+from memories.acts import ensure_your_story
+from memories.models import Act, Entity, Memory, MemoryItem, StateDelta
 from narratives import services as narratives
 from talkingrock.text import clean_text
 

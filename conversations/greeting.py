@@ -8,7 +8,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from memories.models import Memory, MemoryItem
+from memories import threads
+from memories.models import MemoryItem
 from narratives import services as narratives
 from narratives.models import Narrative
 
@@ -29,16 +30,10 @@ class Greeting:
         )
 
 
-def items_of(owner):
-    return MemoryItem.objects.filter(
-        memory__owner=owner, memory__status=Memory.Status.CONFIRMED
-    ).select_related("memory", "memory__act")
-
-
 def greeting(owner, *, now=None) -> Greeting:
     now = now or timezone.now()
     config = settings.TALKINGROCK_CONVERSATIONS
-    items = items_of(owner)
+    items = threads.kept_items(owner)
     stale_days = config["stale_task_days"]
     return Greeting(
         open_threads=list(

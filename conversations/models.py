@@ -5,47 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
-
-
-class Act(models.Model):
-    """A project or chapter of life; every member has one permanent "Your Story" act."""
-
-    class Status(models.TextChoices):
-        ACTIVE = "active"
-        ARCHIVED = "archived"
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="acts"
-    )
-    title = CleanCharField(max_length=200)
-    description = CleanTextField(blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
-    is_your_story = models.BooleanField(default=False, editable=False)
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["-is_your_story", "title"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["owner"], condition=Q(is_your_story=True), name="one_your_story_per_owner"
-            ),
-            models.CheckConstraint(
-                condition=Q(status__in=["active", "archived"]), name="act_status_valid"
-            ),
-            models.CheckConstraint(
-                condition=~Q(is_your_story=True, status="archived"),
-                name="your_story_never_archived",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.title
-
-    def delete(self, *args, **kwargs):
-        if self.is_your_story:
-            raise ValueError("Your Story is permanent and cannot be deleted.")
-        return super().delete(*args, **kwargs)
+from talkingrock.fields import CleanJSONField, CleanTextField
 
 
 class Conversation(models.Model):
@@ -75,7 +35,11 @@ class Conversation(models.Model):
     is_paused = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)
     act = models.ForeignKey(
-        Act, on_delete=models.SET_NULL, null=True, blank=True, related_name="conversations"
+        "memories.Act",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="conversations",
     )
     started_at = models.DateTimeField(default=timezone.now)
     last_message_at = models.DateTimeField(null=True, blank=True)

@@ -35,12 +35,14 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
 from conversations import backup, backup_checks
-from conversations.models import Act, Classification, Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from conversations.restore_v1 import import_version_1
-from conversations.services import ensure_your_story, open_conversation
+from conversations.services import open_conversation
 from memories import markdown, porting
+from memories.acts import ensure_your_story
 from memories.indexing import request_indexing
 from memories.models import (
+    Act,
     Entity,
     Memory,
     MemoryItem,

@@ -16,8 +16,7 @@ from django.utils import timezone
 
 from conversations.backup import BY_NAME
 from conversations.backup_checks import section_rows
-from conversations.models import Act
-from memories.models import Memory, content_hash
+from memories.models import Act, Memory, content_hash
 from memories.porting import (
     ImportFormatError,
     ImportReport,

@@ -13,9 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from conversations import review
-from conversations.models import Act, Conversation
+from conversations.models import Conversation
 from conversations.services import TransitionError
-from memories.models import Memory, MemoryItem, StateDelta
+from memories.models import Act, Memory, MemoryItem, StateDelta
 
 Status = Conversation.Status
 

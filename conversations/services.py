@@ -12,16 +12,14 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from conversations.models import Act, Conversation, Message
+from conversations.models import Conversation, Message
 from talkingrock import jobs
 from talkingrock.text import clean_text
 
-YOUR_STORY_TITLE = "Your Story"
 Status = Conversation.Status
 Stage = Conversation.Stage
 
@@ -36,65 +34,6 @@ class TransitionError(Exception):
 
 def _config(name: str):
     return settings.TALKINGROCK_CONVERSATIONS[name]
-
-
-# --- acts ---------------------------------------------------------------------------------------
-
-
-def ensure_your_story(*, owner: AbstractBaseUser) -> Act:
-    """Return the member's permanent Your Story act, creating it the first time.
-
-    The act is kept on the member object: it can be neither deleted nor given away, and every
-    memory stored without an act asks for it (half the cost of a store, measured in bulk)."""
-    if (act := getattr(owner, "_your_story", None)) is not None:
-        return act
-    act, _ = Act.objects.get_or_create(
-        owner=owner,
-        is_your_story=True,
-        defaults={
-            "title": YOUR_STORY_TITLE,
-            "description": "Who you are, across everything you do.",
-        },
-    )
-    owner._your_story = act
-    return act
-
-
-def give_new_member_a_story(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    """post_save receiver: every member starts with their permanent Your Story."""
-    if created and not raw:
-        ensure_your_story(owner=instance)
-
-
-def create_act(*, owner, title: str, description: str = "") -> Act:
-    title = clean_text(title, multiline=False).strip()
-    description = clean_text(description)
-    if not title:
-        raise TransitionError("An act needs a title.")
-    if title.casefold() == YOUR_STORY_TITLE.casefold():
-        raise TransitionError("Your Story already exists; choose another title.")
-    return Act.objects.create(owner=owner, title=title[:200], description=description.strip())
-
-
-def rename_act(*, act: Act, title: str, description: str | None = None) -> Act:
-    if act.is_your_story:
-        raise TransitionError("Your Story keeps its name.")
-    title = clean_text(title, multiline=False).strip()
-    if not title:
-        raise TransitionError("An act needs a title.")
-    act.title = title[:200]
-    if description is not None:
-        act.description = clean_text(description).strip()
-    act.save(update_fields=["title", "description"])
-    return act
-
-
-def set_act_archived(*, act: Act, archived: bool) -> Act:
-    if act.is_your_story:
-        raise TransitionError("Your Story is permanent and cannot be archived.")
-    act.status = Act.Status.ARCHIVED if archived else Act.Status.ACTIVE
-    act.save(update_fields=["status"])
-    return act
 
 
 # --- the one open conversation ------------------------------------------------------------------

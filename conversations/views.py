@@ -18,9 +18,11 @@ from django.views.decorators.http import require_POST
 
 from conversations import chat, compression, reasoning, services
 from conversations.greeting import greeting
-from conversations.models import Act, Classification, Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from conversations.services import TransitionError
-from memories.models import Memory, MemoryItem, Recall
+from memories import acts as act_services
+from memories.acts import ActError
+from memories.models import Act, Memory, MemoryItem, Recall
 
 Status = Conversation.Status
 
@@ -232,12 +234,12 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 def acts(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
-            act = services.create_act(
+            act = act_services.create_act(
                 owner=request.user,
                 title=request.POST.get("title", ""),
                 description=request.POST.get("description", ""),
             )
-        except TransitionError as error:
+        except ActError as error:
             messages.error(request, error.message)
             return redirect("conversations:acts")
         messages.success(request, f"Act “{act.title}” created.")
@@ -273,14 +275,14 @@ def act_edit(request: HttpRequest, pk: int) -> HttpResponse:
     act = _act(request, pk)
     try:
         if "archived" in request.POST:
-            services.set_act_archived(act=act, archived=request.POST["archived"] == "1")
+            act_services.set_act_archived(act=act, archived=request.POST["archived"] == "1")
         else:
-            services.rename_act(
+            act_services.rename_act(
                 act=act,
                 title=request.POST.get("title", ""),
                 description=request.POST.get("description"),
             )
-    except TransitionError as error:
+    except ActError as error:
         messages.error(request, error.message)
     return redirect("memories:act", pk=act.pk)
 

@@ -8,6 +8,8 @@ class MemoriesConfig(AppConfig):
         from django.conf import settings
         from django.db.models.signals import post_delete, post_migrate, post_save
 
+        from memories import tools  # noqa: F401 - the memory tools join the registry
+        from memories.acts import give_new_member_a_story
         from memories.housekeeping import (
             ensure_context_keys,
             ensure_schedules,
@@ -28,6 +30,13 @@ class MemoriesConfig(AppConfig):
         )
         post_delete.connect(
             member_deleted, sender=settings.AUTH_USER_MODEL, dispatch_uid="memories.member_gone"
+        )
+        # Every member starts with Your Story. A module-level receiver: signals hold weak
+        # references, and a function defined in here would be collected when ready() returns.
+        post_save.connect(
+            give_new_member_a_story,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="memories.give_new_member_a_story",
         )
         post_delete.connect(
             vector_deleted, sender=self.get_model("Memory"), dispatch_uid="memories.vector_deleted"

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from conversations.models import Act
+from memories.models import Act
 from talkingrock.fields import CleanFormField
 from talkingrock.text import MAX_SEARCH_CHARS, search_text
 

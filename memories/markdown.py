@@ -28,9 +28,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.models import Act
-from conversations.services import YOUR_STORY_TITLE
-from memories.models import Memory, content_hash
+from memories.acts import YOUR_STORY_TITLE
+from memories.models import Act, Memory, content_hash
 from memories.porting import (
     ImportFormatError,
     ImportReport,

@@ -19,10 +19,9 @@ from typing import Any
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from conversations.models import Act
-from conversations.services import ensure_your_story
+from memories.acts import ensure_your_story
 from memories.indexing import request_indexing
-from memories.models import Memory, content_hash
+from memories.models import Act, Memory, content_hash
 from talkingrock.text import has_control
 
 

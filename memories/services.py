@@ -18,10 +18,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from conversations.models import Act
-from conversations.services import ensure_your_story
 from memories import indexing, search
-from memories.models import Memory
+from memories.acts import ensure_your_story
+from memories.models import Act, Memory
 from narratives import services as narratives
 from talkingrock.text import clean_text
 

@@ -18,6 +18,13 @@ class ThreadError(Exception):
         self.message = message
 
 
+def kept_items(owner):
+    """The member's items in kept (confirmed) memories, with their memory and act."""
+    return MemoryItem.objects.filter(
+        memory__owner=owner, memory__status=Memory.Status.CONFIRMED
+    ).select_related("memory", "memory__act")
+
+
 def item_of(owner, item_id: int) -> MemoryItem:
     """One of the member's items in a kept memory; anyone else's answers as missing."""
     return MemoryItem.objects.select_related("memory", "resolved_by").get(

@@ -16,12 +16,11 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from conversations import reasoning
-from conversations.models import Act
-from conversations.services import ensure_your_story
 from memories import search as memory_search
 from memories import services
+from memories.acts import ensure_your_story
 from memories.forms import MemoryForm, SearchForm
-from memories.models import Entity, Memory, MemoryItem, MemoryLink
+from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
 from narratives.models import Narrative
 from talkingrock.text import MAX_SEARCH_CHARS

@@ -7,6 +7,8 @@ class NarrativesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_migrate
 
+        from narratives import tools  # noqa: F401 - the narrative tools join the registry
+
         post_migrate.connect(restore_triggers, sender=self, dispatch_uid="narratives.fts_guard")
 
 

@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             setup(url, model, data_dir)
             from django.contrib.auth import get_user_model
 
-            from conversations import services
+            from memories import acts
             from talkingrock import llm
 
             status = llm.status(refresh=True)
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ok   engine status: {status.detail}")
             owner = get_user_model().objects.create_user("smoke", first_name="Sam")
             # An act besides Your Story, so the routing stage has a choice to ask the model about.
-            services.create_act(owner=owner, title="Kitchen", description="The kitchen renovation")
+            acts.create_act(owner=owner, title="Kitchen", description="The kitchen renovation")
             _, first = live(owner, FIRST, model, chat=True)
             _, second = live(owner, SECOND, model, chat=False)
             by_model = sorted(

@@ -13,10 +13,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from conversations.models import Act
-from conversations.services import ensure_your_story
 from memories import services
-from memories.models import Memory
+from memories.acts import ensure_your_story
+from memories.models import Act, Memory
 from tests.conftest import PASSWORD
 
 User = get_user_model()
@@ -308,17 +307,17 @@ def test_a_member_who_is_not_staff_cannot_use_the_admin(bob_client, household):
 
 
 def test_a_household_admin_sees_only_their_own_acts(alice_client, alice, household):
-    response = alice_client.get(reverse("admin:conversations_act_changelist"))
+    response = alice_client.get(reverse("admin:memories_act_changelist"))
 
     assert listed(response) == ["Alice's holiday", "Your Story"]
     assert {a.owner for a in response.context["cl"].result_list} == {alice}
 
 
 def test_the_act_list_searches_and_filters_ones_own(alice_client, household):
-    mine = alice_client.get(reverse("admin:conversations_act_changelist"), {"q": "holiday"})
-    theirs = alice_client.get(reverse("admin:conversations_act_changelist"), {"q": "garden"})
+    mine = alice_client.get(reverse("admin:memories_act_changelist"), {"q": "holiday"})
+    theirs = alice_client.get(reverse("admin:memories_act_changelist"), {"q": "garden"})
     stories = alice_client.get(
-        reverse("admin:conversations_act_changelist"), {"is_your_story__exact": "1"}
+        reverse("admin:memories_act_changelist"), {"is_your_story__exact": "1"}
     )
 
     assert listed(mine) == ["Alice's holiday"]
@@ -327,7 +326,7 @@ def test_the_act_list_searches_and_filters_ones_own(alice_client, household):
 
 
 def test_a_staff_member_sees_only_their_own_acts(carol_client, carol, household):
-    response = carol_client.get(reverse("admin:conversations_act_changelist"))
+    response = carol_client.get(reverse("admin:memories_act_changelist"))
 
     assert response.status_code == 200
     assert [a.owner for a in response.context["cl"].result_list] == [carol, carol]
@@ -336,7 +335,7 @@ def test_a_staff_member_sees_only_their_own_acts(carol_client, carol, household)
 def test_nobody_opens_another_members_act(curator_client, bob, household):
     bobs_story = ensure_your_story(owner=bob)
 
-    response = curator_client.get(reverse("admin:conversations_act_change", args=[bobs_story.pk]))
+    response = curator_client.get(reverse("admin:memories_act_change", args=[bobs_story.pk]))
 
     assert response.status_code == 302
     assert response.url == reverse("admin:index")

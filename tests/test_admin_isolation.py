@@ -30,9 +30,10 @@ from django.test import RequestFactory
 from django.urls import URLResolver, reverse
 
 from conversations import services as conversation_services
-from conversations.models import Act, Classification, Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from memories import services
 from memories.models import (
+    Act,
     Entity,
     Memory,
     MemoryItem,

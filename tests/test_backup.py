@@ -20,9 +20,10 @@ from django.utils import timezone
 
 from conversations import backup, chat, reasoning, restore, review
 from conversations import services as conversations
-from conversations.models import Act, Classification, Conversation, Message
-from memories import services
+from conversations.models import Classification, Conversation, Message
+from memories import acts, services
 from memories.models import (
+    Act,
     Entity,
     Memory,
     MemoryItem,
@@ -374,7 +375,7 @@ def test_acts_are_found_by_title_and_your_story_stays_the_members(alice, carol, 
     remember("In the garden act", act=Act.objects.create(owner=alice, title="Garden"))
     carols_garden = Act.objects.create(owner=carol, title="Garden", description="Carol's")
     remember("Carol's first memory", owner=carol)
-    story = conversations.ensure_your_story(owner=carol)
+    story = acts.ensure_your_story(owner=carol)
     started = story.created_at
 
     restored(backup.export_backup(owner=alice), carol)

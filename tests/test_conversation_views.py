@@ -13,8 +13,9 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from conversations import compression, review, services
-from conversations.models import Act, Conversation, Message
-from memories.models import Memory, MemoryItem
+from conversations.models import Conversation, Message
+from memories import acts
+from memories.models import Act, Memory, MemoryItem
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LINES = [
@@ -209,7 +210,7 @@ def test_review_split_across_two_acts(alice_client, alice, capture):
     house = Act.objects.create(owner=alice, title="House")
     conversation, _ = reviewed(alice_client, alice, capture)
     memory = review.draft_of(conversation)
-    story = services.ensure_your_story(owner=alice)
+    story = acts.ensure_your_story(owner=alice)
     form = {"action": "split", f"split-{house.pk}": "Hallway green.", f"split-{story.pk}": ""}
     for item in memory.items.all():
         form[f"item-{item.pk}-act"] = story.pk if item.type == "waiting_on" else house.pk
@@ -232,7 +233,7 @@ def test_review_split_boxes_start_from_the_narrative_and_untouched_ones_do_not_c
     url = reverse("conversations:review", args=[conversation.pk])
     page = alice_client.get(url).content.decode()
     assert page.count(f">{escape(memory.content)}</textarea>") >= 3  # narrative + each act's box
-    story = services.ensure_your_story(owner=alice)
+    story = acts.ensure_your_story(owner=alice)
     form = {"action": "split", f"split-{work.pk}-keep": "on", f"split-{work.pk}": memory.content}
     form |= {f"split-{act.pk}": memory.content for act in (house, story)}  # left as they were
     form[f"split-{house.pk}"] = "Only the hallway."
@@ -279,7 +280,7 @@ def test_acts_are_created_renamed_and_archived_but_not_your_story(alice_client, 
     alice_client.post(edit, {"archived": "1"})
     act.refresh_from_db()
     assert (act.title, act.description, act.status) == ("Allotment", "Plot 12", "archived")
-    story = services.ensure_your_story(owner=alice)
+    story = acts.ensure_your_story(owner=alice)
     alice_client.post(reverse("conversations:act-edit", args=[story.pk]), {"archived": "1"})
     story.refresh_from_db()
     assert story.status == "active"

@@ -16,9 +16,10 @@ from django.utils import timezone
 
 from conversations import chat, compression, prompts, review, services, tasks
 from conversations.greeting import greeting
-from conversations.models import Act, Classification, Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from conversations.services import TransitionError
-from memories.models import Memory, MemoryItem, Mention, Recall, StateDelta
+from memories import acts
+from memories.models import Act, Memory, MemoryItem, Mention, Recall, StateDelta
 from talkingrock import llm
 from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
 
@@ -689,19 +690,19 @@ def test_the_greeting_shows_threads_waiting_ons_decisions_and_stale_tasks(alice,
 
 
 def test_acts_are_created_renamed_archived_but_never_your_story(alice):
-    act = services.create_act(owner=alice, title=" Garden ", description="beds")
+    act = acts.create_act(owner=alice, title=" Garden ", description="beds")
     assert act.title == "Garden"
-    services.rename_act(act=act, title="Allotment")
-    services.set_act_archived(act=act, archived=True)
+    acts.rename_act(act=act, title="Allotment")
+    acts.set_act_archived(act=act, archived=True)
     assert Act.objects.get(pk=act.pk).status == "archived"
-    story = services.ensure_your_story(owner=alice)
+    story = acts.ensure_your_story(owner=alice)
     for step in (
-        lambda: services.rename_act(act=story, title="Mine"),
-        lambda: services.set_act_archived(act=story, archived=True),
-        lambda: services.create_act(owner=alice, title="your story"),
-        lambda: services.create_act(owner=alice, title="  "),
+        lambda: acts.rename_act(act=story, title="Mine"),
+        lambda: acts.set_act_archived(act=story, archived=True),
+        lambda: acts.create_act(owner=alice, title="your story"),
+        lambda: acts.create_act(owner=alice, title="  "),
     ):
-        with pytest.raises(TransitionError):
+        with pytest.raises(acts.ActError):
             step()
 
 

@@ -8,9 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from conversations.models import Act
 from memories import services
-from memories.models import Memory, MemoryItem
+from memories.models import Act, Memory, MemoryItem
 
 
 @pytest.fixture

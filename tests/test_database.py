@@ -11,9 +11,8 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
-from conversations.models import Act
 from memories import sql
-from memories.models import Memory
+from memories.models import Act, Memory
 from talkingrock.db.base import Database, DatabaseWrapper
 
 

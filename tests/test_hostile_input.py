@@ -16,8 +16,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from conversations import review, services
-from conversations.models import Act
-from memories.models import Memory, MemoryItem, Recall, RecallHit
+from memories.models import Act, Memory, MemoryItem, Recall, RecallHit
 from narratives import services as narratives
 from talkingrock import api
 from talkingrock.models import ApiToken

@@ -19,10 +19,10 @@ from django.urls.converters import IntConverter
 
 from conversations import reasoning
 from conversations import services as conversation_services
-from conversations.models import Act, Classification, Conversation, Message
-from conversations.services import ensure_your_story
+from conversations.models import Classification, Conversation, Message
 from memories import indexing, services
-from memories.models import Entity, Memory, MemoryItem, Recall
+from memories.acts import ensure_your_story
+from memories.models import Act, Entity, Memory, MemoryItem, Recall
 from narratives import services as narratives
 from narratives.models import Narrative
 from talkingrock import urls as root_urls

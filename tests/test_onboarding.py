@@ -10,9 +10,8 @@ from django.db import IntegrityError, transaction
 from django.test import RequestFactory
 from django.urls import reverse
 
-from conversations.models import Act
-from conversations.services import ensure_your_story
-from memories.models import Memory
+from memories.acts import ensure_your_story
+from memories.models import Act, Memory
 
 User = get_user_model()
 PASSWORD = "a long household passphrase"
@@ -304,7 +303,7 @@ def test_the_admin_delete_page_of_your_story_is_forbidden(alice_client, alice):
     story = ensure_your_story(owner=alice)
 
     response = alice_client.post(
-        reverse("admin:conversations_act_delete", args=[story.pk]), {"post": "yes"}
+        reverse("admin:memories_act_delete", args=[story.pk]), {"post": "yes"}
     )
 
     assert response.status_code == 403
@@ -346,7 +345,7 @@ def test_a_member_has_exactly_one_your_story(alice):
 def test_the_admin_offers_no_way_to_archive_your_story(alice_client, alice):
     story = ensure_your_story(owner=alice)
 
-    response = alice_client.get(reverse("admin:conversations_act_change", args=[story.pk]))
+    response = alice_client.get(reverse("admin:memories_act_change", args=[story.pk]))
 
     assert response.status_code == 200
     assert b'name="status"' not in response.content

@@ -15,11 +15,10 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from conversations import backup, restore
-from conversations.models import Act
-from conversations.services import ensure_your_story
 from memories import services
+from memories.acts import ensure_your_story
 from memories.markdown import parse_markdown
-from memories.models import Memory
+from memories.models import Act, Memory
 
 
 def contents(text: str, **kwargs) -> list[str]:

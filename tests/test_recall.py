@@ -10,9 +10,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conversations.models import Act, Conversation
+from conversations.models import Conversation
 from memories import services
-from memories.models import Memory, MemoryItem, MemoryLink, Mention, Recall, RecallHit
+from memories.models import Act, Memory, MemoryItem, MemoryLink, Mention, Recall, RecallHit
 from memories.recall import recall
 
 NOW = timezone.now()

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from conversations.models import Act
-from memories.models import Entity, MemoryLink, Recall
+from memories.models import Act, Entity, MemoryLink, Recall
 from talkingrock.tools import ToolError, call_tool
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

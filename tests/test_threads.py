@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from conversations.models import Act, Conversation
+from conversations.models import Conversation
 from memories import threads
-from memories.models import Memory, MemoryItem
+from memories.models import Act, Memory, MemoryItem
 from talkingrock.tools import ToolError, call_tool
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -7,10 +7,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from conversations.models import Act
-from conversations.services import ensure_your_story
 from memories import services
-from memories.models import Memory
+from memories.acts import ensure_your_story
+from memories.models import Act, Memory
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

@@ -48,7 +48,7 @@ class Memory(models.Model):
     tags = CleanCharField(max_length=500, blank=True, help_text="Comma-separated keywords.")
     # RESTRICT: an act with memories cannot be deleted on its own, but deleting a member
     # removes their acts and memories together.
-    act = models.ForeignKey("conversations.Act", on_delete=models.RESTRICT, related_name="memories")
+    act = models.ForeignKey("memories.Act", on_delete=models.RESTRICT, related_name="memories")
     conversation = models.ForeignKey(
         "conversations.Conversation",
         on_delete=models.SET_NULL,

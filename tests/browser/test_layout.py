@@ -13,9 +13,8 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from conversations import chat, compression, review, services, tasks
-from conversations.models import Act
 from memories import indexing
-from memories.models import Entity, Memory, Recall
+from memories.models import Act, Entity, Memory, Recall
 from narratives.models import Narrative
 from talkingrock import jobs
 

@@ -11,9 +11,9 @@ from django.conf import settings
 
 from conversations import reasoning
 from conversations.models import Classification
-from talkingrock.tools import ToolError, tool
+from talkingrock.tools import ToolError, id_schema, tool
 
-_ID = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+_ID = id_schema()
 _REQUEST = {"type": "string", "minLength": 1, "maxLength": 2000}
 
 

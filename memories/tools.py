@@ -1,0 +1,255 @@
+"""The memories app's agent tools (seeds 001 and 002): store is in narratives/tools.py (a store
+stamps the active narrative); here keyword search, reinforce, demote, update, hybrid recall,
+open threads, Your Story and acts. Registered when the app is ready (memories/apps.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memories import acts as act_services
+from memories import services as memory_services
+from memories import threads
+from memories.models import Act, Memory, MemoryItem
+from memories.recall import recall
+from talkingrock.tools import ToolError, id_schema, refusing, tool
+
+_ID = id_schema("A memory id, as shown in [id:N].")
+CONTENT = {"type": "string", "maxLength": 10_000, "description": "One fact, decision or context."}
+TAGS = {
+    "type": ["string", "array"],
+    "items": {"type": "string"},
+    "description": "Comma-separated keywords, or a list of them.",
+}
+
+
+def memory_as_dict(memory: Memory) -> dict[str, Any]:
+    return {
+        "id": memory.pk,
+        "ref": f"[id:{memory.pk}]",
+        "content": memory.content,
+        "tags": memory.tags,
+        "source": memory.source,
+        "act_id": memory.act_id,
+        "score": memory.score,
+        "hit_count": memory.hit_count,
+        "created_at": memory.created_at.isoformat(),
+        "happened_at": memory.happened_at.isoformat() if memory.happened_at else None,
+        "session": memory.session or None,
+        "last_hit_at": memory.last_hit_at.isoformat() if memory.last_hit_at else None,
+        "archived": memory.archived_at is not None,
+        "user_edited": memory.user_edited,
+        "original_content": memory.original_content or None,
+    }
+
+
+@tool(
+    "memory_query",
+    "Keyword search over your memories (use key nouns and natural synonyms, not a question). "
+    "Results carry [id:N] for reinforce/demote/update.",
+    {
+        "query": {"type": "string", "maxLength": 10_000},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+        "include_archived": {"type": "boolean"},
+    },
+    required=("query",),
+)
+def _memory_query(user, *, query, limit=5, include_archived=False):
+    result = memory_services.memory_query(
+        owner=user, query=query, limit=limit, include_archived=include_archived
+    )
+    answer: dict[str, Any] = {
+        "results": [
+            {
+                "id": memory.pk,
+                "ref": f"[id:{memory.pk}]",
+                "content": memory.content,
+                "tags": memory.tags,
+                "score": memory.score,
+                "archived": memory.archived_at is not None,
+                "rank": float(f"{hit.rank:.6g}"),
+                "factors": hit.factors,
+            }
+            for memory, hit in result.hits
+        ]
+    }
+    if result.message:
+        answer["message"] = result.message
+    return answer
+
+
+@tool(
+    "memory_reinforce", "This memory was useful: score +3, recency restarts.", {"id": _ID}, ("id",)
+)
+def _memory_reinforce(user, *, id):
+    return memory_as_dict(memory_services.memory_reinforce(owner=user, memory_id=id))
+
+
+@tool("memory_demote", "This memory is wrong, stale or irrelevant: score −1.", {"id": _ID}, ("id",))
+def _memory_demote(user, *, id):
+    return memory_as_dict(memory_services.memory_demote(owner=user, memory_id=id))
+
+
+@tool(
+    "memory_update",
+    "Correct a memory in place; its score is kept and the first wording is preserved.",
+    {"id": _ID, "content": CONTENT, "tags": TAGS},
+    required=("id", "content"),
+)
+def _memory_update(user, *, id, content, tags=None):
+    return memory_as_dict(
+        memory_services.memory_update(owner=user, memory_id=id, content=content, tags=tags)
+    )
+
+
+# --- hybrid recall (seed 002) -------------------------------------------------------------------
+
+
+@tool(
+    "search_memories",
+    "Find memories by meaning as well as keywords: paraphrases, names shared with a match, what "
+    "was said around it and the time the query names ('last week'). Each result says why it "
+    "matched; matches below the relevance floor are left out and counted in weak_matches. Use "
+    "memory_query for an exact keyword search.",
+    {
+        "query": {"type": "string", "maxLength": 10_000},
+        "act_id": id_schema("Only this act.", nullable=True),
+        "your_story_only": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+    },
+    required=("query",),
+)
+def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=10):
+    acts = None
+    if act_id is not None:
+        acts = [Act.objects.get(pk=act_id, owner=user)]
+    result = recall(
+        user,
+        query,
+        k=limit,
+        acts=acts,
+        your_story_only=your_story_only,
+        purpose="tool:search_memories",
+    )
+    answer: dict[str, Any] = {
+        "results": [
+            {
+                "id": hit.memory_id,
+                "ref": f"[id:{hit.memory_id}]",
+                "content": hit.memory.content,
+                "act_id": hit.memory.act_id,
+                "score": round(hit.score, 4),
+                "why": {**hit.components, "reasons": hit.why},
+            }
+            for hit in result.strong
+        ],
+        # Matches below the relevance floor are left out and counted: the least bad of what
+        # the member has is not an answer.
+        "weak_matches": len(result.weak),
+    }
+    if result.message:
+        answer["message"] = result.message
+    return answer
+
+
+@tool(
+    "get_open_threads",
+    "Open items across the member's memories: questions, waiting-ons and tasks not yet resolved.",
+    {
+        "entity_type": {
+            "type": ["string", "null"],
+            "enum": ["waiting_on", "question_opened", "task"],
+        },
+        "act_id": id_schema(nullable=True),
+    },
+)
+def _get_open_threads(user, *, entity_type=None, act_id=None):
+
+    items = threads.kept_items(user).filter(is_active=True, type__in=MemoryItem.OPEN_TYPES)
+    if entity_type:
+        items = items.filter(type=entity_type)
+    if act_id is not None:
+        items = items.filter(memory__act=Act.objects.get(pk=act_id, owner=user))
+    return {
+        "threads": [
+            {
+                "item_id": item.pk,
+                "type": item.type,
+                "data": item.data,
+                "memory_id": item.memory_id,
+                "act_id": item.memory.act_id,
+                "since": item.created_at.isoformat(),
+            }
+            for item in items.order_by("-created_at")[:100]
+        ]
+    }
+
+
+@tool(
+    "resolve_item",
+    "Close an open thread by hand: mark it done or dismissed; 'reopen' undoes either. The "
+    "answer says when, how and by what it closed.",
+    {
+        "item_id": id_schema("An item id, as get_open_threads lists them."),
+        "resolution": {"type": "string", "enum": ["done", "dismissed", "reopen"]},
+    },
+    required=("item_id", "resolution"),
+)
+def _resolve_item(user, *, item_id, resolution):
+
+    try:
+        if resolution == "reopen":
+            item = threads.reopen(owner=user, item_id=item_id)
+        else:
+            item = threads.resolve(owner=user, item_id=item_id, how=resolution)
+    except threads.ThreadError as error:
+        raise ToolError(409, error.message) from None
+    return threads.describe(item)
+
+
+@tool(
+    "get_your_story",
+    "Recent memories of the member's permanent Your Story act, newest first.",
+    {
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+        "offset": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000},
+    },
+)
+def _get_your_story(user, *, limit=20, offset=0):
+
+    rows = Memory.objects.filter(
+        owner=user,
+        act=act_services.ensure_your_story(owner=user),
+        status=Memory.Status.CONFIRMED,
+        archived_at=None,
+    ).order_by("-created_at", "-pk")[offset : offset + limit]
+    return {"memories": [memory_as_dict(m) for m in rows]}
+
+
+def _act_dict(act) -> dict[str, Any]:
+    return {
+        "id": act.pk,
+        "title": act.title,
+        "description": act.description,
+        "status": act.status,
+        "is_your_story": act.is_your_story,
+    }
+
+
+@tool(
+    "create_act",
+    "Create an act: a project or chapter of life that memories can be kept in.",
+    {
+        "title": {"type": "string", "maxLength": 200},
+        "description": {"type": "string", "maxLength": 2000},
+    },
+    required=("title",),
+)
+@refusing((act_services.ActError, 409))
+def _create_act(user, *, title, description=""):
+
+    return _act_dict(act_services.create_act(owner=user, title=title, description=description))
+
+
+@tool("list_acts", "The member's acts, Your Story first.", {})
+def _list_acts(user):
+    return {"acts": [_act_dict(act) for act in Act.objects.filter(owner=user)]}
