@@ -39,6 +39,8 @@ chromium:
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# The layering contracts ([tool.importlinter] in pyproject.toml): a wrong arrow fails here.
+	$(BIN)/lint-imports
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -13,7 +13,7 @@ the largest member, with Ollama switched off so only Talking Rock's own work is 
   the write), ``--turns`` times; p50/p95;
 - **compression**: ``compression.compress`` of a 20-message conversation (10 from the member,
   10 replies), all four stages including the draft's embedding, ``--runs`` times; p50/p95;
-- **running narrative** (issue 5): ``narratives.running.advance`` on the offline engine after each
+- **running narrative** (issue 5): ``conversations.running.advance`` on the offline engine after each
   of ``--turns`` replies (extraction, the topic-shift embedding, the new link); p50/p95;
 - **classification with memory** (issue 13): ``reasoning.classify_with_memory`` of each member
   line and of vague requests ("fix the boiler thing"), offline, ``--turns`` times: the whole
@@ -75,9 +75,8 @@ def main(argv=None) -> int:
     from django.db.models import Count
     from django_q.models import OrmQ
 
-    from conversations import chat, compression, services
+    from conversations import chat, compression, running, services
     from conversations.models import Conversation, Message
-    from narratives import running
     from talkingrock import embeddings, jobs
 
     if args.reuse:

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from conversations import running
 from conversations.models import Conversation
 from conversations.services import TransitionError
 from memories import indexing
 from memories.models import Act, Memory, MemoryItem, StateDelta
 from memories.services import clean_content
-from narratives import running
 from talkingrock import jobs
 from talkingrock.text import clean_text
 

@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from conversations.models import Conversation, Message
+from memories.models import Memory
 from talkingrock import jobs
 from talkingrock.text import clean_text
 
@@ -305,8 +306,6 @@ def sweep_stalled(*, now=None) -> list[int]:
 
 def resume(*, conversation: Conversation) -> Conversation:
     """Back to talking: from ready_to_close, or from a compression (its draft is dropped)."""
-    from memories.models import Memory
-
     with transaction.atomic():
         conversation = _locked(conversation)
         if conversation.status == Status.ACTIVE:

@@ -7,7 +7,7 @@ import logging
 from django import db
 from django.contrib.auth import get_user_model
 
-from conversations import chat, compression, reasoning, services
+from conversations import chat, compression, reasoning, running, services
 from conversations.models import Message
 from talkingrock import jobs, warmup
 
@@ -77,3 +77,8 @@ def refresh_themes(owner_id: int) -> int:
     if owner is None:
         return 0
     return len(reasoning.refresh_themes(owner) or [])
+
+
+def advance_narrative(reply_id: int) -> str:
+    """After each turn: the running narrative's next link."""
+    return running.advance(reply_id)

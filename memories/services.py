@@ -21,7 +21,6 @@ from django.utils.dateparse import parse_date, parse_datetime
 from memories import indexing, search
 from memories.acts import ensure_your_story
 from memories.models import Act, Memory
-from narratives import services as narratives
 from talkingrock.text import clean_text
 
 
@@ -136,8 +135,6 @@ def memory_store(
         act = ensure_your_story(owner=owner)
     elif act.owner_id != owner.pk:
         raise Act.DoesNotExist("Act matching query does not exist.")
-    if "narrative" not in fields:
-        fields["narrative_id"] = narratives.latest_id(owner)  # the active narrative's stamp
     memory = Memory.objects.create(
         owner=owner,
         content=content,

@@ -22,6 +22,7 @@ from memories.acts import ensure_your_story
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
+from narratives import services as narrative_services
 from narratives.models import Narrative
 from talkingrock.text import MAX_SEARCH_CHARS
 
@@ -238,6 +239,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 tags=form.cleaned_data["tags"],
                 source=Memory.Source.MANUAL,
                 act=form.cleaned_data["act"],
+                narrative_id=narrative_services.latest_id(request.user),  # the active link's stamp
             )
         except ValidationError as error:
             form.add_error("content", error)

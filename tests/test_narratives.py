@@ -7,11 +7,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
+from django.urls import reverse
 
-from conversations import chat, review, services
+from conversations import chat, review, running, services
 from conversations.models import Message
 from memories.housekeeping import missing_triggers
-from narratives import running
+from memories.models import Memory
 from narratives import services as narratives
 from narratives import sql as narrative_sql
 from narratives.models import ImmutableError, Narrative
@@ -175,11 +176,18 @@ def test_deleting_a_member_takes_their_chain(db):
     assert not Narrative.objects.exists()
 
 
-def test_memories_stored_while_a_narrative_is_active_carry_it(alice, remember):
-    before = remember("Stored before any narrative.")
+def test_memories_stored_while_a_narrative_is_active_carry_it(alice, alice_client, remember):
+    """The callers stamp the active link (memory_store itself knows nothing of narratives): an
+    agent's store, the web form; a plain service call is left unstamped."""
+    before = call_tool(alice, "memory_store", content="Stored before any narrative.")
     narrative = link(alice, "Alice is planning the kitchen.")
-    after = remember("The kitchen needs a new tap.")
-    assert before.narrative is None and after.narrative == narrative
+    by_agent = call_tool(alice, "memory_store", content="The kitchen needs a new tap.")
+    alice_client.post(reverse("memories:create"), {"content": "Tiles from the yard sale."})
+    by_hand = Memory.objects.get(content="Tiles from the yard sale.")
+    unstamped = remember("Imported from a file.")
+    stamps = Memory.objects.filter(pk__in=[before["id"], by_agent["id"]]).order_by("pk")
+    assert [m.narrative for m in stamps] == [None, narrative]
+    assert by_hand.narrative == narrative and unstamped.narrative is None
 
 
 # --- the running narrative ------------------------------------------------------------------

@@ -16,6 +16,7 @@ from conversations.reasoning.offline import vague_phrase
 from memories import services as memory_services
 from memories.models import InfluenceType, Memory, RecallHit
 from memories.recall import recall
+from narratives import services as narratives
 
 # "no, I meant…", "not that one", "I mean the kitchen one", "wrong one: …", "actually I meant…"
 _OPENS = re.compile(
@@ -96,6 +97,7 @@ def store_immediate_correction(
             tags="correction",
             subject=said[:200],
             relation="meaning",
+            narrative_id=narratives.latest_id(owner),  # the active link's stamp
         )
         Classification.objects.filter(pk=classification.pk).update(corrected_by=correction)
         for memory_id in misled:

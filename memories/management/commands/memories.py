@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from conversations import backup, restore
 from memories import services
 from memories.housekeeping import rebuild_fts, restore_fts_triggers
+from narratives import services as narratives
 from talkingrock.management.commands._members import member_named
 
 
@@ -76,6 +77,7 @@ class Command(BaseCommand):
                 source="manual",
                 happened_at=options["happened_at"],
                 session=options["session"],
+                narrative_id=narratives.latest_id(member),  # the active link's stamp
             )
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from None
