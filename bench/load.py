@@ -49,23 +49,19 @@ Also printed: the command, date, machine, load average before and after, the ser
 each server process's thread count and CPU time in the window, the CPU time everything else on
 the machine took meanwhile (with a warning when it is more than 5 %: the figures are then not
 the app's alone), and what the server logged (tracebacks, "database is locked", worker timeouts).
+
+This file holds the arguments, the measured window and the report; the data directory and the
+server's processes are in ``bench/load_server.py``, the mix and the clients in
+``bench/load_clients.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
-import math
 import os
 import platform
-import random
-import re
-import secrets
 import shlex
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -73,421 +69,42 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.cookies import SimpleCookie
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from memory_query import MEMBERS, Corpus, document_frequencies, make_queries, percentile  # noqa: E402
-from recall_latency import ingest, questions, setup_django  # noqa: E402
+from load_clients import (
+    MIX,
+    PAGES,
+    Run,
+    Sample,
+    Target,
+    client,
+    find_act_path,
+    household_queries,
+    prime,
+    sign_in,
+    wait_until_up,
+)
+from load_server import (
+    CACHE_ROOT,
+    ROOT,
+    STARTUP_SECONDS,
+    busy_cpu_seconds,
+    child_prepare,
+    free_port,
+    log_findings,
+    prepare_data,
+    process_facts,
+    start_servers,
+    stop,
+)
+from timing import log, percentile
 
-MEMBER = MEMBERS[0]  # the largest member of the shared household (40 % of the memories)
-CACHE_ROOT = ROOT / "var" / "bench-load"
-BIN = Path(sys.executable).parent
-GUNICORN_TIMEOUT = 120  # as scripts/serve.sh
-CLIENT_TIMEOUT = GUNICORN_TIMEOUT + 10  # a request gunicorn kills still comes back as an error
-STARTUP_SECONDS = 120
 # Share of the machine's CPU in the window that other processes may take before the report
 # says the figures are not the app's alone (a test suite in another shell takes 25-50 %).
 OTHERS_WARNING = 0.05
-
-# Kind of request → share of the mix. The tools are what agents call all day; people load
-# pages now and then.
-MIX = (
-    ("memory_query", 35),
-    ("search_memories", 30),
-    ("page: search by keywords", 10),
-    ("page: search by meaning", 5),
-    ("page: act (Your Story)", 10),
-    ("page: home", 10),
-)
-TOOLS = {"memory_query": 5, "search_memories": 10}  # tool → limit
-PAGES = {kind for kind, _ in MIX if kind.startswith("page:")}
-
-
-# --- the data directory (child processes with Django) --------------------------------------------
-
-
-def child_prepare(args) -> int:
-    """Migrate, seed the household if the database has none, and with ``--account-file`` give
-    the member a password and a token (written to that file for the parent)."""
-    setup_django(Path(os.environ["TALKINGROCK_DATA_DIR"]))
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
-    from django.db.models import F
-
-    from memories.models import Memory
-    from talkingrock.models import ApiToken
-
-    call_command("migrate", verbosity=0)
-    User = get_user_model()
-    if not User.objects.filter(username=MEMBER).exists():
-        print(f"seeding {args.memories:,} memories (seed {args.seed}) …", flush=True)
-        facts = ingest(args.memories, args.seed)
-        print(
-            f"seeded: {facts['memories']:,} memories stored, embedded and indexed in "
-            f"{facts['seconds']:,.0f} s ({facts['memories'] / facts['seconds']:,.0f}/s)",
-            flush=True,
-        )
-    member = User.objects.get(username=MEMBER)
-    account = {
-        "username": member.username,
-        "household_memories": Memory.objects.count(),
-        "member_memories": Memory.objects.filter(owner=member).count(),
-        "member_indexed": Memory.objects.filter(
-            owner=member, indexed_hash=F("content_hash")
-        ).count(),
-    }
-    if args.account_file:
-        account["password"] = secrets.token_urlsafe(16)
-        member.set_password(account["password"])
-        member.save(update_fields=["password"])
-        _, account["token"] = ApiToken.issue(owner=member, name="bench/load.py")
-    # Everything into the main file, so that a copy of it alone is the whole database.
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    if args.account_file:
-        Path(args.account_file).write_text(json.dumps(account))
-    return 0
-
-
-def run_child(data_dir: Path, args, account_file: Path | None, threads: int) -> None:
-    command = [sys.executable, str(Path(__file__).resolve()), "--child-prepare"]
-    command += ["--memories", str(args.memories), "--seed", str(args.seed)]
-    if account_file:
-        command += ["--account-file", str(account_file)]
-    env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir), "TALKINGROCK_THREADS": str(threads)}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    subprocess.run(command, env=env, check=True, cwd=ROOT)
-
-
-def prepare_data(args, run_dir: Path) -> dict:
-    # Seeding is a batch job with the machine to itself: every core embeds.
-    seed_threads = os.cpu_count() or 1
-    if args.reuse:
-        cache = CACHE_ROOT / f"household-{args.memories}-seed{args.seed}"
-        marker = cache / "household.json"
-        if not marker.exists():  # absent, or a build that was interrupted
-            shutil.rmtree(cache, ignore_errors=True)
-            cache.mkdir(parents=True)
-            log(f"building the cached household in {cache} (once) …")
-            run_child(cache, args, None, seed_threads)
-            marker.write_text(json.dumps({"built": f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"}))
-        else:
-            log(
-                f"reusing the household in {cache} (built {json.loads(marker.read_text())['built']})"
-            )
-        for name in ("talkingrock.sqlite3", "talkingrock.sqlite3-wal"):
-            if (cache / name).exists():
-                shutil.copy2(cache / name, run_dir / name)
-    account_file = run_dir / "account.json"
-    run_child(run_dir, args, account_file, seed_threads)
-    return json.loads(account_file.read_text())
-
-
-# --- the server --------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start(command: list[str], env: dict, log_path: Path) -> subprocess.Popen:
-    # Its own session, as in scripts/serve.sh: the whole tree is found (and stopped) by its id.
-    with log_path.open("ab") as output:
-        return subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
-def stop(process: subprocess.Popen) -> None:
-    """SIGTERM to the leader only (gunicorn's master stops its workers, qcluster its children;
-    a second signal mid-shutdown trips django-q2 up), then SIGKILL to whatever is left."""
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    for pid in session_processes(process.pid):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
-@dataclass
-class ProcessFacts:
-    pid: int
-    name: str
-    threads: int
-    cpu_seconds: float
-
-
-def _stat(pid: int) -> list[str] | None:
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2 :].split()  # fields from the third (state) on
-
-
-def session_processes(session: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if (
-            entry.name.isdigit()
-            and (fields := _stat(int(entry.name)))
-            and int(fields[3]) == session
-        ):
-            found.append(int(entry.name))
-    return sorted(found)
-
-
-def process_facts(sessions: dict[str, int]) -> dict[int, ProcessFacts]:
-    ticks = os.sysconf("SC_CLK_TCK")
-    facts = {}
-    for label, session in sessions.items():
-        for pid in session_processes(session):
-            fields = _stat(pid)
-            if fields is None:
-                continue
-            role = "master" if pid == session else "child"
-            if label == "gunicorn" and role == "child":
-                role = "worker"
-            facts[pid] = ProcessFacts(
-                pid=pid,
-                name=f"{label} {role}",
-                threads=int(fields[17]),
-                cpu_seconds=(int(fields[11]) + int(fields[12])) / ticks,
-            )
-    return facts
-
-
-def busy_cpu_seconds() -> float:
-    """CPU time the whole machine has spent busy (every process, every core) since boot."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = fields[3] + fields[4]  # idle, iowait
-    # user, nice, system, idle, iowait, irq, softirq; steal (the hypervisor's) is not ours
-    return (sum(fields[:7]) - idle) / os.sysconf("SC_CLK_TCK")
-
-
-def log_findings(paths: list[Path]) -> list[str]:
-    lines = []
-    patterns = {
-        "tracebacks": "Traceback (most recent call last)",
-        '"database is locked"': "database is locked",
-        "worker timeouts": "WORKER TIMEOUT",
-        "worker (re)boots": "Booting worker",
-        "ERROR lines": "ERROR",
-    }
-    for path in paths:
-        if not path.exists():
-            continue
-        text = path.read_text(errors="replace")
-        counts = {name: text.count(pattern) for name, pattern in patterns.items()}
-        lines.append(
-            f"{path.name}: " + ", ".join(f"{name} {count}" for name, count in counts.items())
-        )
-        if counts["tracebacks"]:
-            start = text.rindex("Traceback (most recent call last)")
-            last = text[start:].splitlines()[:40]
-            lines.append(f"last traceback in {path.name}:")
-            lines += [f"    {line}" for line in last]
-    return lines
-
-
-# --- HTTP ------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Target:
-    host: str
-    port: int
-    token: str
-    cookie: str = ""
-    act_path: str = ""
-
-
-def send(target: Target, method: str, path: str, body: bytes | None = None, headers=None):
-    connection = http.client.HTTPConnection(target.host, target.port, timeout=CLIENT_TIMEOUT)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, response.getheaders(), response.read()
-    finally:
-        connection.close()
-
-
-def cookies_of(headers) -> dict[str, str]:
-    jar = SimpleCookie()
-    for name, value in headers:
-        if name.lower() == "set-cookie":
-            jar.load(value)
-    return {key: morsel.value for key, morsel in jar.items()}
-
-
-def wait_until_up(target: Target, processes: list[subprocess.Popen], seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if any(process.poll() is not None for process in processes):
-            return False
-        try:
-            status, _, _ = send(target, "GET", "/accounts/login/")
-            if status == 200:
-                return True
-        except OSError:
-            pass
-        time.sleep(0.25)
-    return False
-
-
-def sign_in(target: Target, username: str, password: str) -> str:
-    """The real login form: its CSRF cookie and token, then the POST; returns the Cookie header."""
-    status, headers, body = send(target, "GET", "/accounts/login/")
-    csrf = cookies_of(headers)["csrftoken"]
-    form_token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1).decode()
-    form = urllib.parse.urlencode(
-        {"username": username, "password": password, "csrfmiddlewaretoken": form_token}
-    ).encode()
-    status, headers, _ = send(
-        target,
-        "POST",
-        "/accounts/login/",
-        form,
-        {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"csrftoken={csrf}"},
-    )
-    session = cookies_of(headers).get("sessionid")
-    if status != 302 or not session:
-        raise RuntimeError(f"signing in as {username} failed (status {status})")
-    return f"sessionid={session}; csrftoken={csrf}"
-
-
-def find_act_path(target: Target) -> str:
-    """/memories/ redirects to the member's Your Story act page."""
-    status, headers, _ = send(target, "GET", "/memories/", headers={"Cookie": target.cookie})
-    location = dict((name.lower(), value) for name, value in headers).get("location", "")
-    if status != 302 or not location.startswith("/acts/"):
-        raise RuntimeError(f"/memories/ answered {status} {location!r}, not an act page")
-    return location
-
-
-# --- the clients -----------------------------------------------------------------------------------
-
-
-@dataclass
-class Sample:
-    kind: str
-    started: float
-    ended: float
-    outcome: str  # the status ("200") or the exception's name
-    error: bool
-    results: int | None  # API answers: how many results came back
-    size: int
-
-
-@dataclass
-class Queries:
-    keywords: list[str]
-    questions: list[str]
-
-
-@dataclass
-class Run:
-    samples: list[Sample] = field(default_factory=list)
-    first_errors: dict[str, str] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-def request_for(kind: str, rng: random.Random, queries: Queries, target: Target):
-    if kind in TOOLS:
-        query = rng.choice(queries.keywords if kind == "memory_query" else queries.questions)
-        body = json.dumps({"query": query, "limit": TOOLS[kind]}).encode()
-        headers = {"Authorization": f"Bearer {target.token}", "Content-Type": "application/json"}
-        return "POST", f"/api/tools/{kind}", body, headers
-    headers = {"Cookie": target.cookie}
-    if kind == "page: search by keywords":
-        query = urllib.parse.urlencode({"q": rng.choice(queries.keywords), "mode": "keywords"})
-        return "GET", f"/memories/search/?{query}", None, headers
-    if kind == "page: search by meaning":
-        query = urllib.parse.urlencode({"q": rng.choice(queries.questions), "mode": "meaning"})
-        return "GET", f"/memories/search/?{query}", None, headers
-    if kind == "page: act (Your Story)":
-        return "GET", target.act_path, None, headers
-    return "GET", "/", None, headers
-
-
-def client(index: int, seed: int, mix, queries: Queries, target: Target, until: float, run: Run):
-    rng = random.Random(seed * 1000 + index)
-    kinds, weights = zip(*mix, strict=True)
-    samples = []
-    while time.monotonic() < until:
-        kind = rng.choices(kinds, weights)[0]
-        method, path, body, headers = request_for(kind, rng, queries, target)
-        started = time.monotonic()
-        results = None
-        try:
-            status, _, data = send(target, method, path, body, headers)
-            outcome, error, size = str(status), status >= 400, len(data)
-            if kind in TOOLS and not error:
-                results = data.count(b'"ref": "[id:')  # cheaper than parsing the JSON
-        except Exception as exception:  # a refused or reset connection, a timeout: all errors
-            outcome, error, size, data = type(exception).__name__, True, 0, str(exception).encode()
-        samples.append(Sample(kind, started, time.monotonic(), outcome, error, results, size))
-        if error:
-            with run.lock:
-                run.first_errors.setdefault(
-                    f"{kind} {outcome}",
-                    f"{method} {path[:80]} → {data[:300].decode(errors='replace')!r}",
-                )
-    with run.lock:
-        run.samples += samples
-
-
-def prime(target: Target, queries: Queries, workers: int) -> tuple[int, float]:
-    """Rounds of ``2 × workers`` simultaneous ``search_memories`` calls, until a round comes
-    back within a second: a sync worker takes one request at a time, so simultaneous calls
-    reach every worker, and each loads torch, the model and the member's vectors on its first
-    recall (several seconds, which would otherwise land in the warm-up of one client only)."""
-    rng = random.Random(0)
-    started = time.monotonic()
-    rounds = 0
-    slowest = math.inf
-    while slowest >= 1.0 and rounds < 10:
-        rounds += 1
-        took: list[float] = []
-        callers = [
-            threading.Thread(target=_timed_call, args=(target, rng, queries, took))
-            for _ in range(2 * workers)
-        ]
-        for caller in callers:
-            caller.start()
-        for caller in callers:
-            caller.join()
-        slowest = max(took)
-    return rounds, time.monotonic() - started
-
-
-def _timed_call(target: Target, rng: random.Random, queries: Queries, took: list[float]) -> None:
-    method, path, body, headers = request_for("search_memories", rng, queries, target)
-    begin = time.monotonic()
-    try:
-        send(target, method, path, body, headers)
-    except OSError:
-        pass
-    took.append(time.monotonic() - begin)
 
 
 # --- the report ------------------------------------------------------------------------------------
@@ -537,10 +154,6 @@ def machine() -> str:
 
 def load_average() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
 
 
 # --- main --------------------------------------------------------------------------------------------
@@ -606,15 +219,7 @@ def main(argv=None) -> int:
     print(f"run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; machine: {machine()}")
     print(f"load average at the start: {load_average()}")
 
-    # The queries depend only on the seed and the household's size.
-    corpus = Corpus(args.seed)
-    df = document_frequencies(corpus.memories(args.memories, datetime.now(UTC)))
-    queries = Queries(
-        keywords=[
-            q for _, q, _ in make_queries(random.Random(args.seed), 400, df, args.memories, corpus)
-        ],
-        questions=questions(400, args.seed),
-    )
+    queries = household_queries(args.seed, args.memories)
 
     run_dir: Path | None = None
     servers: dict[str, subprocess.Popen] = {}
@@ -633,28 +238,7 @@ def main(argv=None) -> int:
             username, password = account["username"], account["password"]
             port = free_port()
             target = Target("127.0.0.1", port, account["token"])
-            env = {
-                **os.environ,
-                "TALKINGROCK_DATA_DIR": str(run_dir),
-                "TALKINGROCK_THREADS": str(args.threads),
-                "HF_HUB_OFFLINE": "1",  # as the Makefile exports
-                "TRANSFORMERS_OFFLINE": "1",
-            }
-            env.pop("DJANGO_SETTINGS_MODULE", None)
-            web = [str(BIN / "gunicorn"), "talkingrock.wsgi:application"]
-            web += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)]
-            web += ["--timeout", str(GUNICORN_TIMEOUT), "--access-logfile", "-"]
-            if not args.no_worker:
-                servers["qcluster"] = start(
-                    [sys.executable, "manage.py", "qcluster"], env, run_dir / "worker.log"
-                )
-            servers["gunicorn"] = start(web, env, run_dir / "server.log")
-            print(
-                f"server: `{shlex.join(['gunicorn', *web[1:]])}`, TALKINGROCK_THREADS="
-                f"{args.threads}, django-q2 worker (manage.py qcluster) "
-                f"{'off' if args.no_worker else 'running'}; TALKINGROCK_LLM="
-                f"{os.environ.get('TALKINGROCK_LLM', 'on (default)')}"
-            )
+            print(start_servers(servers, run_dir, port, args))
             print(
                 f"household: {account['household_memories']:,} memories; the measured member "
                 f"({username}) holds {account['member_memories']:,}, "

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from memory_query import (  # noqa: E402 - the shared synthetic household
+from synthetic_household import (  # noqa: E402 - the shared synthetic household
     APPOINTMENTS,
     MEMBER_SHARE,
     MEMBERS,
