@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.db import connections
 
 from memories import context, sql, vector_search
 from memories.models import Memory
@@ -15,9 +14,7 @@ log = logging.getLogger(__name__)
 
 
 def _triggers(using: str) -> set[str]:
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql.TRIGGER_NAMES)
-        return {row[0] for row in cursor.fetchall()}
+    return set(sql.column(sql.TRIGGER_NAMES, using=using))
 
 
 def missing_triggers(using: str = "default", ddl=sql) -> list[str]:
@@ -37,9 +34,7 @@ def restore_triggers(ddl, using: str = "default") -> list[str]:
     missing = missing_triggers(using, ddl)
     if not missing:
         return []
-    with connections[using].cursor() as cursor:
-        for statement in ddl.CREATE_ALL:
-            cursor.execute(statement)
+    sql.run(ddl.CREATE_ALL, using=using)
     log.warning("Re-created missing index triggers %s.", missing)
     return missing
 
@@ -51,10 +46,8 @@ def missing_member_objects(owner_id: int, using: str = "default") -> list[str]:
     """What of the member's index is not there: its table and any of its triggers."""
     present = _triggers(using)
     missing = [name for name in sql.member_triggers(owner_id) if name not in present]
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql.TABLE_EXISTS, [sql.member_fts(owner_id)])
-        if not cursor.fetchone()[0]:
-            missing.insert(0, sql.member_fts(owner_id))
+    if not sql.column(sql.TABLE_EXISTS, [sql.member_fts(owner_id)], using=using)[0]:
+        missing.insert(0, sql.member_fts(owner_id))
     return missing
 
 
@@ -63,43 +56,31 @@ def ensure_member_index(owner_id: int, using: str = "default") -> list[str]:
     written while a trigger was gone were never indexed). Returns what was missing."""
     missing = missing_member_objects(owner_id, using)
     if missing:
-        with connections[using].cursor() as cursor:
-            for statement in [
-                *sql.create_member_index(owner_id),
-                *sql.rebuild_member_index(owner_id),
-            ]:
-                cursor.execute(statement)
+        statements = [*sql.create_member_index(owner_id), *sql.rebuild_member_index(owner_id)]
+        sql.run(statements, using=using)
     return missing
 
 
 def drop_member_index(owner_id: int, using: str = "default") -> None:
-    with connections[using].cursor() as cursor:
-        for statement in sql.drop_member_index(owner_id):
-            cursor.execute(statement)
+    sql.run(sql.drop_member_index(owner_id), using=using)
 
 
 def member_ids(using: str = "default") -> list[int]:
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql.MEMBER_IDS)
-        return [row[0] for row in cursor.fetchall()]
+    return sql.column(sql.MEMBER_IDS, using=using)
 
 
 def rebuild_fts(using: str = "default") -> None:
     """Rebuild every member's keyword index from their rows."""
     for owner_id in member_ids(using):
         if not ensure_member_index(owner_id, using):  # (a missing index was just built)
-            with connections[using].cursor() as cursor:
-                for statement in sql.rebuild_member_index(owner_id):
-                    cursor.execute(statement)
+            sql.run(sql.rebuild_member_index(owner_id), using=using)
 
 
 def integrity_check(owner_id: int, using: str = "default") -> list[str]:
     """What is wrong with the member's index: FTS5's own check raises ("database disk image is
     malformed") when the index is inconsistent; the rows it holds must be exactly the member's."""
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql.integrity_check_member_index(owner_id))
-        cursor.execute(sql.member_index_rowids(owner_id))
-        indexed = [row[0] for row in cursor.fetchall()]
+    sql.run(sql.integrity_check_member_index(owner_id), using=using)
+    indexed = sql.column(sql.member_index_rowids(owner_id), using=using)
     rows = list(
         Memory.objects.using(using)
         .filter(owner_id=owner_id)

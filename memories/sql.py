@@ -15,6 +15,8 @@ dropped (TECH_NOTES §2.1). Never ``INSERT OR REPLACE`` into ``memories_memory``
 triggers off, the replaced row leaves the delete trigger unfired and corrupts the index.
 """
 
+from django.db import connections
+
 EMBEDDING_DIMENSIONS = 384
 TOKENIZE = "porter unicode61 remove_diacritics 2"
 
@@ -200,3 +202,20 @@ LEGACY_DROP_ALL = [
     DROP_VEC,
     LEGACY_DROP_FTS,
 ]
+
+
+# --- running statements: the only place outside search.py that touches a cursor -------------
+
+
+def run(statements, params=(), using: str = "default") -> None:
+    """Execute each statement in order (DDL, rebuilds), with ``params`` for each."""
+    with connections[using].cursor() as cursor:
+        for statement in [statements] if isinstance(statements, str) else statements:
+            cursor.execute(statement, params)
+
+
+def column(statement: str, params=(), using: str = "default") -> list:
+    """The first column of every row ``statement`` returns."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(statement, params)
+        return [row[0] for row in cursor.fetchall()]

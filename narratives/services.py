@@ -10,11 +10,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Prefetch
 
 from memories import search
 from memories.models import Memory
+from narratives import sql
 from narratives.models import Narrative, NarrativeMemory
 from talkingrock.text import clean_text, sentences
 
@@ -140,15 +141,6 @@ def with_links(narratives):
     )
 
 
-KEYWORD_QUERY = """
-SELECT n.id
-FROM narrative_fts CROSS JOIN narratives_narrative AS n ON n.id = narrative_fts.rowid
-WHERE narrative_fts MATCH %s AND n.owner_id = %s
-ORDER BY n.created_at DESC, n.id DESC
-LIMIT %s
-"""
-
-
 @dataclass
 class Found:
     narratives: list[Narrative]
@@ -167,9 +159,7 @@ def search_narratives(
         cleaned = search.sanitise(str(query))
         if not cleaned.match:
             return Found([], "keyword", "Nothing left to search for in that query.")
-        with connection.cursor() as cursor:
-            cursor.execute(KEYWORD_QUERY, [cleaned.match, owner.pk, limit])
-            ids = [row[0] for row in cursor.fetchall()]
+        ids = sql.keyword_ids(match=cleaned.match, owner_id=owner.pk, limit=limit)
         found = with_links(Narrative.objects.filter(pk__in=ids)).in_bulk()
         return Found([found[pk] for pk in ids if pk in found], "keyword")
     newest = with_links(Narrative.objects.filter(owner=owner).order_by("-created_at", "-id"))

@@ -4,6 +4,8 @@ The same trigger discipline as memories (memories/sql.py, TECH_NOTES §2.1): ext
 old values given to 'delete', re-created after ``migrate`` if a table remake dropped them.
 """
 
+from memories import sql as memory_sql
+
 CREATE_FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS narrative_fts USING fts5(
     summary, topic,
@@ -45,3 +47,17 @@ REBUILD_FTS = "INSERT INTO narrative_fts(narrative_fts) VALUES ('rebuild')"
 
 CREATE_ALL = [CREATE_FTS, *TRIGGERS.values(), REBUILD_FTS]
 DROP_ALL = [*DROP_TRIGGERS, DROP_FTS]
+
+
+KEYWORD_QUERY = """
+SELECT n.id
+FROM narrative_fts CROSS JOIN narratives_narrative AS n ON n.id = narrative_fts.rowid
+WHERE narrative_fts MATCH %s AND n.owner_id = %s
+ORDER BY n.created_at DESC, n.id DESC
+LIMIT %s
+"""
+
+
+def keyword_ids(*, match: str, owner_id: int, limit: int) -> list[int]:
+    """The member's narratives whose summary or topic match, newest first."""
+    return memory_sql.column(KEYWORD_QUERY, [match, owner_id, limit])

@@ -170,7 +170,7 @@ def recall(
         item_type=item_type,
         include_archived=include_archived,
     )
-    hours = order.hours_since(at)
+    hours = search.hours_since(at)
     rows = rows.annotate(**hours, when=Coalesce("happened_at", "created_at")).values_list(
         "pk",
         "valid_to",

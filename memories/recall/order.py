@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime
 
 from django.conf import settings
-from django.db.models.expressions import RawSQL
 
 from memories import search, vectors
 from memories.models import Memory, MemoryItem
@@ -20,22 +18,6 @@ from memories.recall.steps import Pool
 SUPERSEDED_WEIGHT = 0.5
 # An older fact on the same subject and relation as a newer candidate, not marked as replaced.
 OLDER_VALUE_WEIGHT = 0.8
-
-
-def hours_since(at: datetime) -> dict[str, RawSQL]:
-    """Hours since each memory was last useful and since it happened, computed by SQLite: a few
-    hundred candidates' dates as Python datetimes cost more than the rest of the weighing."""
-    now = search.utc_text(at)
-    return {
-        "hours_since_use": RawSQL(
-            "(julianday(%s) - julianday(coalesce(last_hit_at, memories_memory.created_at))) * 24",
-            [now],
-        ),
-        "hours_old": RawSQL(
-            "(julianday(%s) - julianday(coalesce(happened_at, memories_memory.created_at))) * 24",
-            [now],
-        ),
-    }
 
 
 class Weigher:
