@@ -16,6 +16,7 @@ from conversations import compression, review, services
 from conversations.models import Conversation, Message
 from memories import acts
 from memories.models import Act, Memory, MemoryItem
+from tests.support.page_form import form_data, new_row, row
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 LINES = [
@@ -176,31 +177,40 @@ def test_a_stalled_compression_offers_retry(alice_client, alice):
     assert "worker died" in page and "Retry" in page and "Nothing is lost" in page
 
 
+def review_form(client, conversation) -> tuple[str, dict[str, str]]:
+    """The review page's URL and its form as rendered, to post back changed."""
+    url = reverse("conversations:review", args=[conversation.pk])
+    return url, form_data(client.get(url).content, "review-form")
+
+
 def test_review_edit_then_confirm_in_another_act(alice_client, alice, capture):
     garden = Act.objects.create(owner=alice, title="Garden")
     conversation, _ = reviewed(alice_client, alice, capture)
     memory = review.draft_of(conversation)
     item = memory.items.get(type="decision")
-    url = reverse("conversations:review", args=[conversation.pk])
-    form = {
+    url, form = review_form(alice_client, conversation)
+    edited, new = row(form, "item", item.pk), new_row(form, "item")
+    form |= {
         "narrative": "The hallway goes green.",
-        f"item-{item.pk}-main": "paint the hallway sage green",
-        f"item-{item.pk}-detail": "",
-        "new-type": "insight",
-        "new-main": "Dark colours hide scuffs",
+        f"{edited}-main": "paint the hallway sage green",
+        f"{edited}-detail": "",
+        f"{new}-type": "insight",
+        f"{new}-main": "Dark colours hide scuffs",
         "destination": garden.pk,
     }
     saved = alice_client.post(url, form | {"action": "save"})
     assert saved.url == url
     memory.refresh_from_db()
     assert memory.content == "The hallway goes green." and memory.status == "draft"
+    assert memory.items.filter(type="insight").count() == 1
 
-    kept = alice_client.post(url, form | {"action": "confirm"})
+    url, form = review_form(alice_client, conversation)  # the page again, as saved
+    kept = alice_client.post(url, form | {"destination": garden.pk, "action": "confirm"})
 
     memory.refresh_from_db()
     assert kept.url == memory.get_absolute_url()
     assert memory.status == "confirmed" and memory.act == garden and memory.user_edited
-    assert memory.items.filter(type="insight").exists()
+    assert memory.items.filter(type="insight").count() == 1
     assert memory.items.get(pk=item.pk).data["what"] == "paint the hallway sage green"
     conversation.refresh_from_db()
     assert conversation.status == "archived"
@@ -211,11 +221,13 @@ def test_review_split_across_two_acts(alice_client, alice, capture):
     conversation, _ = reviewed(alice_client, alice, capture)
     memory = review.draft_of(conversation)
     story = acts.ensure_your_story(owner=alice)
-    form = {"action": "split", f"split-{house.pk}": "Hallway green.", f"split-{story.pk}": ""}
+    url, form = review_form(alice_client, conversation)
+    form |= {"action": "split", f"split-{house.pk}": "Hallway green.", f"split-{story.pk}": ""}
     for item in memory.items.all():
-        form[f"item-{item.pk}-act"] = story.pk if item.type == "waiting_on" else house.pk
-        form[f"item-{item.pk}-main"] = item.main
-    alice_client.post(reverse("conversations:review", args=[conversation.pk]), form)
+        form[f"{row(form, 'item', item.pk)}-act"] = (
+            story.pk if item.type == "waiting_on" else house.pk
+        )
+    alice_client.post(url, form)
     kept = Memory.objects.filter(
         conversation=conversation, status="confirmed", kind="memory"
     ).order_by("pk")
@@ -230,16 +242,15 @@ def test_review_split_boxes_start_from_the_narrative_and_untouched_ones_do_not_c
     work = Act.objects.create(owner=alice, title="Work")
     conversation, _ = reviewed(alice_client, alice, capture)
     memory = review.draft_of(conversation)
-    url = reverse("conversations:review", args=[conversation.pk])
+    url, form = review_form(alice_client, conversation)
     page = alice_client.get(url).content.decode()
-    assert page.count(f">{escape(memory.content)}</textarea>") >= 3  # narrative + each act's box
+    assert page.count(f"{escape(memory.content)}</textarea>") >= 3  # narrative + each act's box
     story = acts.ensure_your_story(owner=alice)
-    form = {"action": "split", f"split-{work.pk}-keep": "on", f"split-{work.pk}": memory.content}
-    form |= {f"split-{act.pk}": memory.content for act in (house, story)}  # left as they were
+    assert form[f"split-{story.pk}"] == form[f"split-{house.pk}"] == memory.content
+    form |= {"action": "split", f"split-{work.pk}-keep": "on"}
     form[f"split-{house.pk}"] = "Only the hallway."
     for item in memory.items.all():
-        form[f"item-{item.pk}-act"] = house.pk
-        form[f"item-{item.pk}-main"] = item.main
+        form[f"{row(form, 'item', item.pk)}-act"] = house.pk
 
     alice_client.post(url, form)
 

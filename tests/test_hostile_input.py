@@ -22,6 +22,7 @@ from talkingrock import api
 from talkingrock.models import ApiToken
 from talkingrock.text import has_control
 from talkingrock.tools import REGISTRY, ToolError, call_tool
+from tests.support import page_form
 
 # NUL, bell, escape (a terminal colour code), DEL, a C1 control, a lone surrogate, a BOM-free
 # mixture of line endings, with real text around them.
@@ -242,19 +243,18 @@ def test_a_chunked_body_a_server_cannot_read_is_refused_not_taken_as_empty(alice
 # --- every text field of every form -------------------------------------------------------
 
 
-def form_posts(household):
+def form_posts(household, client):
     """(url, data) for every form that writes text."""
     draft, act = household["draft"], household["act"]
     item = draft.items.first()
-    review = {
-        "action": "save",
-        "narrative": FORM_HOSTILE,
-        "new-type": "task",
-        "new-main": FORM_HOSTILE,
-    }
-    review |= {"new-detail": FORM_HOSTILE}
+    review_url = reverse("conversations:review", args=[household["pending"].pk])
+    review = page_form.form_data(client.get(review_url).content, "review-form")
+    new = page_form.new_row(review, "item")
+    review |= {"action": "save", "narrative": FORM_HOSTILE, f"{new}-type": "task"}
+    review |= {f"{new}-main": FORM_HOSTILE, f"{new}-detail": FORM_HOSTILE}
     if item is not None:
-        review |= {f"item-{item.pk}-main": FORM_HOSTILE, f"item-{item.pk}-detail": FORM_HOSTILE}
+        at = page_form.row(review, "item", item.pk)
+        review |= {f"{at}-main": FORM_HOSTILE, f"{at}-detail": FORM_HOSTILE}
     return [
         (
             reverse("memories:create"),
@@ -269,7 +269,7 @@ def form_posts(household):
             reverse("conversations:act-edit", args=[act.pk]),
             {"title": FORM_HOSTILE, "description": FORM_HOSTILE},
         ),
-        (reverse("conversations:review", args=[household["pending"].pk]), review),
+        (review_url, review),
         (reverse("settings"), {"name": FORM_HOSTILE}),
         (
             reverse("members"),
@@ -281,7 +281,7 @@ def form_posts(household):
 
 
 def test_control_characters_in_every_form_field_are_cleaned_or_refused(alice_client, household):
-    for url, data in form_posts(household):
+    for url, data in form_posts(household, alice_client):
         response = alice_client.post(url, data)
         assert response.status_code < 500, url
         assert dirty_text() == [], url
