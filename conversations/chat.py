@@ -140,7 +140,9 @@ def _write(conversation, message, content, engine, used, explanation, recall_id)
         reply.explanation = explanation.strip()
         reply.recall_id = recall_id
         reply.save(update_fields=["engine", "memories_used", "explanation", "recall"])
-        jobs.enqueue("conversations.tasks.advance_narrative", reply.pk)  # the running narrative moves on
+        jobs.enqueue(
+            "conversations.tasks.advance_narrative", reply.pk
+        )  # the running narrative moves on
     return reply
 
 
