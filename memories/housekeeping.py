@@ -8,6 +8,7 @@ import logging
 from django.conf import settings
 
 from memories import context, sql, vector_search
+from memories.consolidation import sql as consolidation_sql
 from memories.models import Memory
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ def integrity_check(owner_id: int, using: str = "default") -> list[str]:
 
 def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
     """post_migrate guard: the household-wide triggers and every member's index, whole."""
-    restored = restore_triggers(sql, using)
+    restored = restore_triggers(sql, using) + restore_triggers(consolidation_sql, using)
     for owner_id in member_ids(using):
         restored += ensure_member_index(owner_id, using)
     if restored:

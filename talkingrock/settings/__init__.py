@@ -193,6 +193,27 @@ TALKINGROCK_MEMORY = {
     "index_sweep_minutes": 5,
 }
 
+# Consolidation (memories/consolidation/, seed 002): facts into observations every 30 seconds,
+# then once a day the temporal pass, the merge and the dreams, at ``daily_schedule`` (cron).
+TALKINGROCK_CONSOLIDATION = {
+    "enabled": os.environ.get("TALKINGROCK_CONSOLIDATION", "on") != "off",
+    # croniter's sixth field is seconds: every 30 s (django-q2 looks at its schedules about
+    # every 30 s, so a pass runs every 30 to 60 s).
+    "schedule": os.environ.get("TALKINGROCK_CONSOLIDATION_SCHEDULE", "* * * * * */30"),
+    "daily_schedule": os.environ.get("TALKINGROCK_CONSOLIDATION_DAILY", "30 3 * * *"),
+    "batch": 200,  # facts per member per pass
+    "agree": 0.85,  # offline: a fact this close to an observation's text is more evidence for it
+    "model_timeout": 60.0,  # seconds per consolidation answer from the model
+    "stale_minutes": 30,  # a run unfinished this long is a dead worker's; the next one takes over
+    "window_days": 120,  # the temporal pass reads facts this recent
+    "min_entity_facts": 3,  # an entity needs this many recent facts for the temporal pass
+    "enrich_above": 0.90,  # a pattern this close to an observation enriches it instead
+    "merge_above": 0.90,  # the merge: observations this close are weighed as one
+    "dreams_max": 3,
+    "dream_seed": 0,  # k-means is deterministic under a fixed seed
+    "context_observations": 3,  # observations joined into a reply's context
+}
+
 # The language model (talkingrock/llm/): Ollama on loopback when it runs, the offline engine when
 # it does not. TALKINGROCK_LLM=off keeps every answer on the offline engine.
 TALKINGROCK_LLM = {

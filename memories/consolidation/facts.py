@@ -1,0 +1,253 @@
+"""Per-fact consolidation (seed 002), every 30 seconds: each fact not yet consolidated is set
+beside the member's five observations most like it, with their source facts in time order, and
+the observations are updated, one is created, or the fact is skipped.
+
+With Ollama the model decides (prompts.DECIDE_*), seeing the change history and the facts'
+dates. Offline the rule is deterministic and says why: a fact has a key (the entity it is about
+and its relation, from the extraction), and
+- an observation with the same key that the fact agrees with (cosine ≥ ``agree``) gains it as
+  evidence; one it does not agree with is updated to the later value, the earlier text kept in
+  its history ("previously …");
+- with no such observation, the facts of the same key (two or more) become one, oldest first,
+  so that its history shows each change; a lone fact is skipped until a second one joins it.
+Every fact looked at is stamped ``consolidated_at``, whatever was decided."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from memories.consolidation import prompts, store
+from memories.consolidation.runs import Run
+from memories.models import Memory, Mention, Observation
+from memories.vector_search import own_vectors
+from talkingrock import llm
+
+log = logging.getLogger(__name__)
+
+# Entities a fact is "about", most telling first (a named person over a place or a thing).
+_KIND_ORDER = {"person": 0, "organisation": 1, "project": 2, "place": 3, "other": 4}
+
+
+def _config(name: str):
+    return settings.TALKINGROCK_CONSOLIDATION[name]
+
+
+@dataclass(frozen=True)
+class Key:
+    """What a fact is about: the entity (or the extraction's subject) and the relation."""
+
+    subject: str
+    relation: str
+    entity_id: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.subject} / {self.relation}" if self.relation else self.subject
+
+
+def key_of(fact: Memory) -> Key | None:
+    mentions = [m for m in fact.mentions.all() if not m.addressed]
+    mentions.sort(key=lambda m: (_KIND_ORDER.get(m.entity.kind, 9), m.pk))
+    relation = fact.relation or ""
+    if mentions:
+        entity = mentions[0].entity
+        return Key(entity.normalized, relation, entity.pk)
+    if fact.subject:
+        return Key(fact.subject.lower(), relation)
+    return None
+
+
+def same_key_facts(owner_id: int, key: Key):
+    facts = store.facts_of(owner_id).filter(relation=key.relation)
+    if key.entity_id is not None:
+        ids = Mention.objects.filter(entity_id=key.entity_id, addressed=False).values("memory_id")
+        facts = facts.filter(pk__in=ids)
+    else:
+        facts = facts.filter(subject__iexact=key.subject)
+    return facts.prefetch_related("mentions__entity")
+
+
+def observation_for(owner_id: int, key: Key) -> Observation | None:
+    found = store.live(owner_id).filter(kind=Observation.Kind.STATE, relation=key.relation)
+    if key.entity_id is not None:
+        found = found.filter(entity_id=key.entity_id)
+    else:
+        found = found.filter(entity=None, subject=key.subject)
+    return found.order_by("-updated_at", "-id").first()
+
+
+@dataclass
+class Decision:
+    action: str  # "create", "update", "enrich" or "skip"
+    reason: str
+    observation: Observation | None = None
+    text: str = ""
+    facts: list[Memory] = field(default_factory=list)
+
+
+def _vector(fact: Memory) -> np.ndarray | None:
+    found = own_vectors([fact.pk]).get(fact.pk)
+    return np.frombuffer(found[1], dtype=np.float32) if found else None
+
+
+def _agrees(observation: Observation, vector: np.ndarray | None) -> float:
+    if vector is None:
+        return 0.0
+    stored = store.vectors_of(observation.owner_id, [observation])
+    return float(stored[0] @ vector) if len(stored) else 0.0
+
+
+def _newest_source(observation: Observation):
+    return max((store.when(f) for f in observation.facts.all()), default=None)
+
+
+def decide_offline(fact: Memory, vector: np.ndarray | None) -> Decision:
+    key = key_of(fact)
+    if key is None:
+        return Decision("skip", "No entity or subject to hang it on.")
+    existing = observation_for(fact.owner_id, key)
+    if existing is not None:
+        similarity = _agrees(existing, vector)
+        newest = _newest_source(existing)
+        if similarity >= _config("agree"):
+            return Decision("enrich", f"Agrees with it (cosine {similarity:.2f}).", existing)
+        if newest is not None and store.when(fact) < newest:
+            return Decision(
+                "enrich", f"An earlier value of {key.label}; kept as history.", existing
+            )
+        return Decision(
+            "update",
+            f"A later value of {key.label} replaces the earlier one.",
+            existing,
+            text=fact.content,
+        )
+    others = [f for f in same_key_facts(fact.owner_id, key) if f.pk != fact.pk]
+    if not others:
+        return Decision("skip", f"The only fact on {key.label} so far; waiting for a second.")
+    facts = sorted([*others, fact], key=lambda f: (store.when(f), f.pk))
+    return Decision("create", f"{len(facts)} facts on {key.label}.", facts=facts)
+
+
+def _candidates_text(candidates: list[tuple[Observation, float]]) -> str:
+    blocks = []
+    for observation, similarity in candidates:
+        facts = sorted(observation.facts.all(), key=lambda f: (store.when(f), f.pk))[-8:]
+        lines = [f"[observation {observation.pk}] {observation.text} (cosine {similarity:.2f})"]
+        lines += [f"  fact {store.when(f):%Y-%m-%d}: {f.content[:300]}" for f in facts]
+        lines += [
+            f"  changed {c.changed_at:%Y-%m-%d}: was “{c.previous_text[:200]}”"
+            for c in observation.changes.filter(kind="updated").order_by("-changed_at")[:3]
+        ]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) or "(no observations yet)"
+
+
+def decide_with_model(fact: Memory, vector: np.ndarray | None) -> Decision:
+    candidates = store.nearest(fact.owner_id, vector, k=5) if vector is not None else []
+    prompt = (
+        f"New fact ({store.when(fact):%Y-%m-%d}): {fact.content[:1000]}\n\n"
+        f"Observations most like it:\n{_candidates_text(candidates)}"
+    )
+    answer = llm.structured(
+        system=prompts.DECIDE_SYSTEM,
+        prompt=prompt,
+        schema=prompts.DECIDE_SCHEMA,
+        read_timeout=_config("model_timeout"),
+    ).value
+    action, text = answer["action"], " ".join(answer["text"].split())
+    by_id = {observation.pk: observation for observation, _ in candidates}
+    if action == "update" and (answer["observation_id"] not in by_id or not text):
+        raise llm.LLMError("invalid", "an update must name one of the offered observations")
+    if action == "create" and not text:
+        raise llm.LLMError("invalid", "a new observation needs its text")
+    observation = by_id.get(answer["observation_id"]) if action == "update" else None
+    return Decision(action, answer["reason"], observation, text=text)
+
+
+def _claim(fact: Memory) -> bool:
+    """Stamp the fact consolidated, unless another run already did (repeat-safe)."""
+    stamped = Memory.objects.filter(pk=fact.pk, consolidated_at=None)
+    return bool(stamped.update(consolidated_at=timezone.now()))
+
+
+def apply(fact: Memory, decision: Decision, engine: str) -> str:
+    """Write the decision; returns what was done. Embedding happens before each short write."""
+    with transaction.atomic():
+        if not _claim(fact):
+            return "taken"
+    if decision.action == "enrich":
+        store.enrich(decision.observation, [fact], reason=decision.reason)
+    elif decision.action == "update":
+        store.update(
+            decision.observation, decision.text, [fact], engine=engine, reason=decision.reason
+        )
+    elif decision.action == "create" and decision.facts:  # offline: oldest first, as it changed
+        Memory.objects.filter(  # the others join now; they need no pass of their own
+            pk__in=[f.pk for f in decision.facts], consolidated_at=None
+        ).update(consolidated_at=timezone.now())
+        first, *rest = decision.facts
+        key = key_of(fact)
+        draft = store.Draft(
+            first.content, subject=key.subject, relation=key.relation, entity_id=key.entity_id
+        )
+        observation = store.create(
+            fact.owner_id, draft, [first], engine=engine, reason=decision.reason
+        )
+        for later in rest:
+            follow = decide_offline(later, _vector(later))
+            if follow.action == "update":
+                store.update(
+                    observation, later.content, [later], engine=engine, reason=follow.reason
+                )
+            else:
+                store.enrich(observation, [later], reason=follow.reason)
+    elif decision.action == "create":
+        key = key_of(fact) or Key("", "")
+        draft = store.Draft(
+            decision.text,
+            kind=Observation.Kind.PATTERN,
+            subject=key.subject,
+            relation=key.relation,
+            entity_id=key.entity_id,
+        )
+        store.create(fact.owner_id, draft, [fact], engine=engine, reason=decision.reason)
+    return decision.action
+
+
+def consolidate_member(
+    owner_id: int, *, limit: int | None = None, use_model=None, progress=None
+) -> dict:
+    """Consolidate up to ``limit`` of the member's pending facts, one at a time, oldest first."""
+    use_model = llm.status().engine == "ollama" if use_model is None else use_model
+    with Run.start(owner_id, Run.CONSOLIDATE, engine="ollama" if use_model else "offline") as run:
+        if run is None:
+            return {"busy": 1}
+        # Only facts already indexed: their vector and their entities are what they are weighed by.
+        pending = (
+            store.pending(owner_id)
+            .filter(indexed_hash=F("content_hash"))
+            .prefetch_related("mentions__entity")
+        )
+        for fact in pending[: limit or _config("batch")]:
+            vector = _vector(fact)
+            engine = "offline"
+            decision = None
+            if use_model:
+                try:
+                    decision = decide_with_model(fact, vector)
+                    engine = f"ollama:{llm.model_name()}"
+                except llm.LLMError as error:
+                    log.info("Consolidation falls back to the offline rule: %s", error)
+            decision = decision or decide_offline(fact, vector)
+            done = apply(fact, decision, engine)
+            run.count(done)
+            if progress:
+                progress(f"fact {fact.pk}: {done} — {decision.reason}")
+        return run.summary
