@@ -1,4 +1,7 @@
-"""HTTP transport for the tool registry: JSON in, JSON out, bearer tokens."""
+"""HTTP transport for the tool registry: JSON in, JSON out, bearer tokens.
+
+``authenticate`` is the one bearer-token check: the MCP endpoint (talkingrock/mcp_server.py) uses
+it too, so both accept the same tokens and lock out the same guessing."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import json
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -14,15 +18,20 @@ from talkingrock import throttle
 from talkingrock.models import ApiToken, hash_token
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
+WWW_AUTHENTICATE = 'Bearer realm="talkingrock"'
+
 
 def _error(status: int, message: str) -> JsonResponse:
     response = JsonResponse({"error": message}, status=status)
     if status == 401:
-        response["WWW-Authenticate"] = 'Bearer realm="talkingrock"'
+        response["WWW-Authenticate"] = WWW_AUTHENTICATE
     return response
 
 
-def _authenticate(request: HttpRequest):
+def authenticate(request: HttpRequest):
+    """The active member whose bearer token the request carries; otherwise ``ToolError`` 401,
+    or 429 while the address is locked out for guessing (throttle.py). Touches the database:
+    call it from synchronous code."""
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
         raise ToolError(401, "Send your token as 'Authorization: Bearer <token>'.")
@@ -39,6 +48,9 @@ def _authenticate(request: HttpRequest):
         )
     if token is None:
         throttle.token_failed(request)
+        # The failure that reaches the limit is answered as a locked-out one (axes marks it).
+        if getattr(request, "axes_locked_out", False):
+            raise ToolError(429, throttle.token_lockout_message(throttle.cooloff_minutes(request)))
         raise ToolError(401, "That token is not valid (it may have been revoked).")
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
     return token.owner
@@ -59,19 +71,25 @@ def list_tools(request: HttpRequest) -> JsonResponse:
 
 
 def _body(request: HttpRequest) -> bytes:
-    """The request's body, chunked ones included.
+    """The request's body, chunked ones included, within DATA_UPLOAD_MAX_MEMORY_SIZE.
 
-    Django reads exactly Content-Length bytes, so a body sent with ``Transfer-Encoding:
-    chunked`` (no Content-Length) looked empty. gunicorn decodes chunked bodies and says so with
-    ``wsgi.input_terminated``: then the stream is read to its end, within the same size limit."""
+    Django checks that limit against Content-Length only. Under ASGI (talkingrock/asgi.py, what
+    `make run` serves) the server decodes a chunked body and Django holds all of it: it is read
+    here within the limit. Under WSGI Django reads exactly Content-Length bytes, so a chunked
+    body (no Content-Length) would look empty; gunicorn's WSGI workers decode it and say so with
+    ``wsgi.input_terminated``, and then the stream is read to its end, within the same limit."""
     meta = request.META
-    chunked = "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
-    if not chunked or meta.get("CONTENT_LENGTH"):
+    if meta.get("CONTENT_LENGTH"):
         return request.body
-    if not meta.get("wsgi.input_terminated"):
-        raise ToolError(411, "Send the body with a Content-Length: this server cannot read it.")
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    body = meta["wsgi.input"].read(limit + 1)
+    if isinstance(request, ASGIRequest):
+        body = request.read(limit + 1)
+    elif "chunked" not in meta.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return request.body
+    elif meta.get("wsgi.input_terminated"):
+        body = meta["wsgi.input"].read(limit + 1)
+    else:
+        raise ToolError(411, "Send the body with a Content-Length: this server cannot read it.")
     if len(body) > limit:
         raise RequestDataTooBig()
     return body
@@ -97,7 +115,7 @@ def run_tool(request: HttpRequest, name: str) -> JsonResponse:
     if request.method != "POST":
         return _not_allowed("POST", "Call a tool with POST and a JSON object of arguments.")
     try:
-        user = _authenticate(request)
+        user = authenticate(request)
         if name not in REGISTRY:
             raise ToolError(404, f"No tool named '{name}'.")
         return JsonResponse(call_tool(user, name, **_arguments(request)))
