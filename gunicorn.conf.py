@@ -2,10 +2,18 @@
 (scripts/serve.sh), bench/load.py and the tests that start a real server all serve the same way.
 The address is given on the command line."""
 
+# The app: Django, with the MCP endpoint at /mcp (talkingrock/asgi.py), on gunicorn's own ASGI
+# worker: the same HTTP parser and limits as its WSGI workers, with no other server to install.
+# Django runs its synchronous views one at a time per worker, in one thread, as the sync workers
+# did; the event loop meanwhile reads other requests.
+wsgi_app = "talkingrock.asgi:application"
+worker_class = "asgi"
 # Two cores: two workers, each with its own model and database connections.
 workers = 2
-# A request that takes longer is killed. Nothing slow runs in a request (model calls and
-# compression run in the task worker), so this only ends a request that is stuck.
+# A worker whose event loop does not answer the master for this long is killed and replaced.
+# Nothing slow runs in a request (model calls and compression run in the task worker). Unlike the
+# sync workers' timeout this does not end a stuck view: it runs in a thread beside the loop, and
+# holds up that worker's other views until it returns.
 timeout = 120
 # gunicorn's ceiling: a 500-character search in any script fits, percent-encoded
 # (talkingrock/text.py, MAX_SEARCH_CHARS); beyond it gunicorn answers a bare 414.

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+import anyio
+from django.core.management.base import BaseCommand, CommandError
+
+from talkingrock.management.commands._members import member_named
+from talkingrock.mcp_server import serve_stdio
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve the tool registry over MCP on stdin and stdout for one member, until the client "
+        "closes stdin. A desktop MCP client starts this; stdout carries nothing but the protocol."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--user", required=True, help="The member the tools act for.")
+
+    def handle(self, *args, user, **options):
+        member = member_named(user)
+        if not member.is_active:
+            raise CommandError(f"{member.username} is not an active member; nothing is served.")
+        anyio.run(serve_stdio, member.pk)
