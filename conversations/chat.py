@@ -25,6 +25,7 @@ from django.db import transaction
 from conversations import answers, reasoning
 from conversations.models import Conversation, Message
 from conversations.services import append
+from memories.consolidation import context as observation_context
 from memories.models import Memory, Recall, RecallHit
 from memories.recall import line_of, recall
 from narratives import services as narratives
@@ -90,7 +91,8 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     engine, content, used, explanation = "offline", "", [], ""
     if use_model:
         try:
-            content, more = _model_reply(conversation, message, hits, deadline)
+            content, more = _model_reply(conversation, message, hits, deadline, found.observations)
+            observation_context.mark_used(found.observations)
             used = [_used(hit, found) for hit in hits]
             used += [entry for entry in more if entry["id"] not in {u["id"] for u in used}]
             engine = f"ollama:{llm.model_name()}"
@@ -209,7 +211,9 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
-def compose(conversation: Conversation, message: Message, hits) -> list[dict[str, Any]]:
+def compose(
+    conversation: Conversation, message: Message, hits, observed=()
+) -> list[dict[str, Any]]:
     """The messages sent to the model, under the token budget however long the conversation:
     the instructions, the running narrative, the memories recalled for this turn (and the most
     recent ones), then as many of the last exchanges as fit, newest first. Older turns are
@@ -240,6 +244,8 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
         kept.append(line)
         room -= len(line) + 1
     system += "\n\n" + "\n".join(kept)
+    if observations := _clip(observation_context.block(list(observed)), budget // 5):
+        system += "\n\n" + observations  # what the facts add up to, with what changed
     left = budget - len(system) - len(current["content"])
 
     earlier = (
@@ -258,10 +264,10 @@ def compose(conversation: Conversation, message: Message, hits) -> list[dict[str
 
 
 def _model_reply(
-    conversation: Conversation, message: Message, hits, deadline: float
+    conversation: Conversation, message: Message, hits, deadline: float, observed=()
 ) -> tuple[str, list[dict]]:
     owner = conversation.owner
-    messages = compose(conversation, message, hits)
+    messages = compose(conversation, message, hits, observed)
     tools = [REGISTRY[tool].as_schema() for tool in CHAT_TOOLS]
     used: list[dict] = []
     for round_ in range(_config("tool_rounds") + 1):

@@ -136,8 +136,9 @@ def member_deleted(sender, instance, **kwargs) -> None:
 
 
 def ensure_schedules(sender=None, **kwargs) -> None:
-    """Keep the django-q2 schedules in step with settings: the prune check (cron) and the
-    sweep that indexes memories no queued task reached (a worker killed mid-batch)."""
+    """Keep the django-q2 schedules in step with settings: the prune check (cron), consolidation
+    (every 30 s, and the daily passes), and the sweep that indexes memories no queued task
+    reached (a worker killed mid-batch)."""
     from django_q.models import Schedule
 
     Schedule.objects.update_or_create(
@@ -146,6 +147,25 @@ def ensure_schedules(sender=None, **kwargs) -> None:
             "func": "memories.tasks.prune",
             "schedule_type": Schedule.CRON,
             "cron": settings.TALKINGROCK_MEMORY["prune_schedule"],
+            "repeats": -1,
+        },
+    )
+    consolidation = settings.TALKINGROCK_CONSOLIDATION
+    Schedule.objects.update_or_create(
+        name="memories.consolidate",
+        defaults={
+            "func": "memories.tasks.consolidate",
+            "schedule_type": Schedule.CRON,
+            "cron": consolidation["schedule"],
+            "repeats": -1,
+        },
+    )
+    Schedule.objects.update_or_create(
+        name="memories.consolidate_daily",
+        defaults={
+            "func": "memories.tasks.consolidate_daily",
+            "schedule_type": Schedule.CRON,
+            "cron": consolidation["daily_schedule"],
             "repeats": -1,
         },
     )

@@ -15,17 +15,19 @@ Every fact looked at is stamped ``consolidated_at``, whatever was decided."""
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from memories.consolidation import prompts, store
 from memories.consolidation.runs import Run
-from memories.models import Memory, Mention, Observation
+from memories.models import Entity, Memory, Mention, Observation
+from memories.recall.steps import query_entities
 from memories.vector_search import own_vectors
 from talkingrock import llm
 
@@ -52,13 +54,29 @@ class Key:
         return f"{self.subject} / {self.relation}" if self.relation else self.subject
 
 
+def _entities_of(fact: Memory) -> list[Entity]:
+    """The entities a fact is about, the first named first (a sentence names what it is about
+    before what it says of it): its mentions (not the names it only speaks to), and the
+    member's known entities it names however it spells them ("priya" for Priya: chat is often
+    lowercase, and the entity rules see only capitalised names)."""
+    surfaces = {m.entity.pk: m.surface for m in fact.mentions.all() if not m.addressed}
+    entities = {m.entity.pk: m.entity for m in fact.mentions.all() if not m.addressed}
+    for entity_id, named in query_entities(fact.owner, fact.content, 1).items():
+        surfaces.setdefault(entity_id, named.surfaces[0])
+    entities |= Entity.objects.in_bulk([pk for pk in surfaces if pk not in entities])
+    text = fact.content.casefold()
+
+    def place(entity: Entity) -> tuple[int, int, int]:
+        at = text.find(surfaces[entity.pk].casefold())
+        return (at if at >= 0 else len(text), _KIND_ORDER.get(entity.kind, 9), entity.pk)
+
+    return sorted(entities.values(), key=place)
+
+
 def key_of(fact: Memory) -> Key | None:
-    mentions = [m for m in fact.mentions.all() if not m.addressed]
-    mentions.sort(key=lambda m: (_KIND_ORDER.get(m.entity.kind, 9), m.pk))
     relation = fact.relation or ""
-    if mentions:
-        entity = mentions[0].entity
-        return Key(entity.normalized, relation, entity.pk)
+    if entities := _entities_of(fact):
+        return Key(entities[0].normalized, relation, entities[0].pk)
     if fact.subject:
         return Key(fact.subject.lower(), relation)
     return None
@@ -67,11 +85,16 @@ def key_of(fact: Memory) -> Key | None:
 def same_key_facts(owner_id: int, key: Key):
     facts = store.facts_of(owner_id).filter(relation=key.relation)
     if key.entity_id is not None:
-        ids = Mention.objects.filter(entity_id=key.entity_id, addressed=False).values("memory_id")
-        facts = facts.filter(pk__in=ids)
+        entity = Entity.objects.get(pk=key.entity_id)
+        mentioned = Mention.objects.filter(entity=entity, addressed=False).values("memory_id")
+        facts = facts.filter(Q(pk__in=mentioned) | Q(content__iregex=_word(entity.name)))
     else:
         facts = facts.filter(subject__iexact=key.subject)
-    return facts.prefetch_related("mentions__entity")
+    return facts.select_related("owner").prefetch_related("mentions__entity")
+
+
+def _word(name: str) -> str:
+    return rf"(^|[^\w]){re.escape(name)}([^\w]|$)"
 
 
 def observation_for(owner_id: int, key: Key) -> Observation | None:
@@ -108,26 +131,50 @@ def _newest_source(observation: Observation):
     return max((store.when(f) for f in observation.facts.all()), default=None)
 
 
+_TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m\b|\b(\d{1,2})[:h](\d{2})\b", re.I)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def values_in(text: str) -> frozenset[str]:
+    """The times and numbers a text states, normalised ("3pm" and "15:00" are one value)."""
+    found = set()
+    for hour, minute, half, hour24, minute24 in _TIME.findall(text):
+        if half:
+            hour_of_day = int(hour) % 12 + (12 if half.lower() == "p" else 0)
+            found.add(f"{hour_of_day:02d}:{int(minute or 0):02d}")
+        else:
+            found.add(f"{int(hour24):02d}:{int(minute24):02d}")
+    rest = _TIME.sub(" ", text)
+    found |= {number.replace(",", ".") for number in _NUMBER.findall(rest)}
+    return frozenset(found)
+
+
+def _against(existing: Observation, fact: Memory, vector, label: str) -> Decision:
+    """A fact beside the observation of its key: more evidence, history, or the new value.
+
+    When both state values (a time, an amount), the values decide: the same values agree,
+    others are a new value. Otherwise meaning decides: cosine ≥ ``agree`` agrees."""
+    similarity = _agrees(existing, vector)
+    newest = _newest_source(existing)
+    mine, theirs = values_in(fact.content), values_in(existing.text)
+    if mine and theirs:
+        agrees, why = mine <= theirs, f"values {', '.join(sorted(mine))}"
+    else:
+        agrees, why = similarity >= _config("agree"), f"cosine {similarity:.2f}"
+    if agrees:
+        return Decision("enrich", f"Agrees with it ({why}).", existing)
+    if newest is not None and store.when(fact) < newest:
+        return Decision("enrich", f"An earlier value of {label}; kept as history.", existing)
+    reason = f"A later value of {label} replaces the earlier one ({why})."
+    return Decision("update", reason, existing, text=fact.content)
+
+
 def decide_offline(fact: Memory, vector: np.ndarray | None) -> Decision:
     key = key_of(fact)
     if key is None:
         return Decision("skip", "No entity or subject to hang it on.")
-    existing = observation_for(fact.owner_id, key)
-    if existing is not None:
-        similarity = _agrees(existing, vector)
-        newest = _newest_source(existing)
-        if similarity >= _config("agree"):
-            return Decision("enrich", f"Agrees with it (cosine {similarity:.2f}).", existing)
-        if newest is not None and store.when(fact) < newest:
-            return Decision(
-                "enrich", f"An earlier value of {key.label}; kept as history.", existing
-            )
-        return Decision(
-            "update",
-            f"A later value of {key.label} replaces the earlier one.",
-            existing,
-            text=fact.content,
-        )
+    if (existing := observation_for(fact.owner_id, key)) is not None:
+        return _against(existing, fact, vector, key.label)
     others = [f for f in same_key_facts(fact.owner_id, key) if f.pk != fact.pk]
     if not others:
         return Decision("skip", f"The only fact on {key.label} so far; waiting for a second.")
@@ -201,7 +248,7 @@ def apply(fact: Memory, decision: Decision, engine: str) -> str:
             fact.owner_id, draft, [first], engine=engine, reason=decision.reason
         )
         for later in rest:
-            follow = decide_offline(later, _vector(later))
+            follow = _against(observation, later, _vector(later), key.label)
             if follow.action == "update":
                 store.update(
                     observation, later.content, [later], engine=engine, reason=follow.reason
@@ -233,6 +280,7 @@ def consolidate_member(
         pending = (
             store.pending(owner_id)
             .filter(indexed_hash=F("content_hash"))
+            .select_related("owner")
             .prefetch_related("mentions__entity")
         )
         for fact in pending[: limit or _config("batch")]:

@@ -37,6 +37,12 @@ def pending(owner_id: int) -> QuerySet[Memory]:
     return facts_of(owner_id).filter(consolidated_at=None).order_by("created_at", "id")
 
 
+def pending_owner_ids() -> set[int]:
+    """Members with at least one fact waiting for consolidation."""
+    waiting = Memory.objects.filter(consolidated_at=None, status=Memory.Status.CONFIRMED)
+    return set(waiting.values_list("owner_id", flat=True).distinct())
+
+
 def when(fact: Memory):
     return fact.happened_at or fact.created_at
 

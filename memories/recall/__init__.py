@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 
 from memories import search
+from memories.consolidation import context as observation_context
 from memories.models import Memory
 from memories.recall import floor, order, steps, trail
 from memories.recall.results import Hit, RecallResult, explain, line_of
@@ -83,8 +84,10 @@ def recall(
     purpose: str | None = None,
     conversation=None,
     message=None,
+    observations: bool = True,
 ) -> RecallResult:
-    """The member's memories that bear on ``query``, best first, each with why it matched.
+    """The member's memories that bear on ``query``, best first, each with why it matched,
+    and (unless ``observations`` is off) the observations consolidation made that bear on it.
 
     ``at`` is the moment the query is asked from (time phrases and recency count from it);
     ``purpose`` names why the recall is made, and makes it leave a trail.
@@ -131,6 +134,11 @@ def recall(
         similarity |= steps.similarities(pool, owner, vector, missing)
         for memory_id, value in similarity.items():
             steps.add_meaning(pool, memory_id, value)
+    observed = (
+        observation_context.search(owner.pk, vector, at=at)
+        if observations and vector is not None
+        else []
+    )
 
     # 3. What was said around a good match: the neighbours of the best candidates join, and every
     #    candidate gains from its neighbours and from its conversation's best match.
@@ -157,7 +165,13 @@ def recall(
         steps.second_round(owner, pool, query, include_archived)
 
     if not pool:
-        return RecallResult(query=query, hits=[], window=window, message=_empty_message(query))
+        return RecallResult(
+            query=query,
+            hits=[],
+            window=window,
+            message=_empty_message(query),
+            observations=observed,
+        )
 
     # 7. Weigh what survives the filters by reinforcement, use and age; only the top k are
     #    loaded as objects (a recall scores a few hundred candidates).
@@ -226,6 +240,7 @@ def recall(
         terms=terms,
         entities=[entity.name for entity in named.values()],
         message=_empty_message(query) if not hits else _dropped_message(dropped),
+        observations=observed,
     )
     if purpose:
         result.recall_id = trail.leave_trail(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from memories.consolidation.context import ObservedHit
+from memories.consolidation.context import block as observation_block
 from memories.models import Memory
 from memories.timephrases import Window
 
@@ -33,6 +35,8 @@ class RecallResult:
     recall_id: int | None = None
     terms: tuple[str, ...] = ()
     entities: list[str] = field(default_factory=list)
+    # Consolidation's observations that bear on the query (memories/consolidation/context.py).
+    observations: list[ObservedHit] = field(default_factory=list)
 
     @property
     def strong(self) -> list[Hit]:
@@ -47,14 +51,15 @@ class RecallResult:
     @property
     def context(self) -> str:
         """The hits as a context block for a language model, each with its [id:N]."""
+        observed = observation_block(self.observations)
         if not self.hits:
-            return "No memories bear on this."
+            return "\n\n".join(filter(None, ["No memories bear on this.", observed]))
         lines = ["Memories that may bear on this (most relevant first):"]
         for hit in self.hits:
             memory = hit.memory
             when = (memory.happened_at or memory.created_at).date().isoformat()
             lines.append(f"- [id:{memory.pk}] ({when}) {line_of(hit)}")
-        return "\n".join(lines)
+        return "\n\n".join(filter(None, ["\n".join(lines), observed]))
 
 
 def line_of(hit: Hit) -> str:

@@ -1,0 +1,238 @@
+"""Per-fact consolidation (issue 15, seed 002): create, update with a history row, skip; offline
+and with the scripted Ollama; repeat-safe; and the observations in recall and in the context
+string, with "previously"."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memories import services
+from memories.consolidation import context, facts, store
+from memories.consolidation.runs import Run
+from memories.models import ConsolidationRun, Memory, Observation, ObservationChange
+from memories.recall import recall
+from talkingrock import embeddings
+
+
+def day(n: int) -> datetime:
+    return datetime(2026, 2, 1, 9, tzinfo=UTC) + timedelta(days=n)
+
+
+@pytest.fixture
+def fact(alice, index):
+    def store_fact(text, when, *, owner=None, subject="", relation="", **fields):
+        memory = services.memory_store(
+            owner=owner or alice,
+            content=text,
+            kind=Memory.Kind.FACT,
+            subject=subject,
+            relation=relation,
+            happened_at=when,
+            **fields,
+        )
+        index(owner or alice)
+        return memory
+
+    return store_fact
+
+
+def consolidate(member, **options):
+    return facts.consolidate_member(member.pk, use_model=False, **options)
+
+
+def test_two_facts_on_one_entity_make_an_observation_whose_history_shows_the_change(alice, fact):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    fact(
+        "priya moved over to backend, she's leading the API rewrite now", day(20), relation="state"
+    )
+
+    summary = consolidate(alice)
+
+    observation = Observation.objects.get(owner=alice)
+    assert summary == {"skip": 1, "create": 1} or summary == {"create": 1, "taken": 1}
+    assert observation.text == "priya moved over to backend, she's leading the API rewrite now"
+    assert observation.entity.normalized == "priya" and observation.evidence_count == 2
+    changes = list(observation.changes.values_list("kind", "previous_text"))
+    assert changes == [("created", ""), ("updated", "Priya leads the mobile app team.")]
+    assert not store.pending(alice.pk).exists()
+
+
+def test_a_later_fact_updates_the_observation_and_an_agreeing_one_enriches_it(alice, fact):
+    fact("The school pickup is at 3pm", day(0), subject="pickup", relation="time")
+    fact("school pickup 3pm again today", day(2), subject="pickup", relation="time")
+    consolidate(alice)
+    observation = Observation.objects.get(owner=alice)
+    assert observation.evidence_count == 2
+
+    fact(
+        "From next week the school pickup moves to 3:30pm.",
+        day(9),
+        subject="pickup",
+        relation="time",
+    )
+    assert consolidate(alice) == {"update": 1}
+
+    observation.refresh_from_db()
+    assert observation.text == "From next week the school pickup moves to 3:30pm."
+    latest = observation.changes.filter(kind=ObservationChange.Kind.UPDATED).get()
+    assert latest.previous_text in {"The school pickup is at 3pm", "school pickup 3pm again today"}
+    assert list(latest.facts.values_list("content", flat=True)) == [observation.text]
+
+
+def test_a_lone_fact_waits_for_a_second_and_a_fact_about_nothing_is_skipped(alice, fact):
+    fact("Mia's piano teacher is Mrs Okafor.", day(0), relation="state")
+    fact("had a lovely quiet evening", day(1))
+    progress: list[str] = []
+
+    assert consolidate(alice, progress=progress.append) == {"skip": 2}
+    assert not Observation.objects.exists()
+    assert any("waiting for a second" in line for line in progress)
+    assert any("No entity or subject" in line for line in progress)
+    assert Memory.objects.filter(owner=alice, consolidated_at=None).count() == 0
+
+    fact("Mia switched piano teachers, it's Mr Lindqvist now", day(30), relation="state")
+    assert consolidate(alice) == {"create": 1}
+    assert Observation.objects.get().facts.count() == 2
+
+
+def test_an_earlier_value_learnt_late_is_history_not_the_current_state(alice, fact):
+    fact("Tom works nights at the depot.", day(10), relation="state")
+    fact("Tom switched to day shifts at the depot.", day(40), relation="state")
+    consolidate(alice)
+    fact("back in january tom was still on weekends at the depot", day(0), relation="state")
+    consolidate(alice)
+    observation = Observation.objects.get()
+    assert observation.text == "Tom switched to day shifts at the depot."
+    assert observation.evidence_count == 3
+
+
+def test_another_members_facts_never_join(alice, bob, fact):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    fact("Priya moved to the backend team.", day(20), owner=bob, relation="state")
+    consolidate(alice)
+    consolidate(bob)
+    assert not Observation.objects.exists()  # one lone fact each
+
+
+def test_a_second_run_for_the_same_member_waits_for_the_first(alice, fact):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    with Run.start(alice.pk, Run.CONSOLIDATE) as first:
+        assert first is not None
+        assert facts.consolidate_member(alice.pk, use_model=False) == {"busy": 1}
+    assert store.pending(alice.pk).count() == 1
+    consolidate(alice)
+    runs = ConsolidationRun.objects.filter(owner=alice, kind="consolidate")
+    assert runs.count() == 2 and all(run.finished_at for run in runs)
+
+
+# --- with the scripted Ollama -------------------------------------------------------------------
+
+
+def test_the_model_creates_updates_and_skips(alice, fact, ollama):
+    fact("Alice joined the backend team in March.", day(0))
+    ollama.answer(
+        {
+            "action": "create",
+            "observation_id": None,
+            "text": "Alice is shifting from mobile to backend engineering.",
+            "reason": "a new role",
+        }
+    )
+    assert facts.consolidate_member(alice.pk, use_model=True) == {"create": 1}
+    observation = Observation.objects.get()
+    assert observation.kind == Observation.Kind.PATTERN and observation.engine.startswith("ollama")
+
+    fact("Alice is reviewing the API rewrite.", day(5))
+    ollama.answer(
+        {
+            "action": "update",
+            "observation_id": observation.pk,
+            "text": "Alice has moved from mobile to backend engineering.",
+            "reason": "more evidence of the move",
+        }
+    )
+    assert facts.consolidate_member(alice.pk, use_model=True) == {"update": 1}
+    prompt = ollama.chats[-1]["messages"][1]["content"]
+    assert f"[observation {observation.pk}]" in prompt and "2026-02-01" in prompt
+    assert "higher level of abstraction" in ollama.chats[-1]["messages"][0]["content"]
+
+    fact("lol the coffee machine broke again", day(6))
+    ollama.answer({"action": "skip", "observation_id": None, "text": "", "reason": "small talk"})
+    assert facts.consolidate_member(alice.pk, use_model=True) == {"skip": 1}
+    observation.refresh_from_db()
+    assert observation.text == "Alice has moved from mobile to backend engineering."
+    assert observation.changes.filter(kind="updated").get().previous_text == (
+        "Alice is shifting from mobile to backend engineering."
+    )
+
+
+def test_broken_json_or_a_made_up_id_falls_back_to_the_offline_rule(alice, fact, ollama):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    fact("Priya moved to the backend team.", day(20), relation="state")
+    ollama.answer(
+        "{not json",
+        "still not json",
+        {"action": "update", "observation_id": 424242, "text": "made up", "reason": "?"},
+    )
+    summary = facts.consolidate_member(alice.pk, use_model=True)
+    assert sum(summary.values()) == 2 and "update" not in summary
+    observation = Observation.objects.get()
+    assert (
+        observation.engine == "offline" and observation.text == "Priya moved to the backend team."
+    )
+
+
+# --- reading observations back ------------------------------------------------------------------
+
+
+def test_the_context_string_carries_previously_with_the_month_it_changed(alice, fact):
+    fact("Alice is the mobile app lead.", day(0), relation="state")
+    fact("Alice leads the backend rewrite.", day(14), relation="state")
+    consolidate(alice)
+
+    found = context.search(alice.pk, embeddings.embed_one("what does Alice work on?"))
+    assert [hit.line for hit in found] == [
+        '- Alice leads the backend rewrite. (previously: "Alice is the mobile app lead.", '
+        "changed Feb 2026)"
+    ]
+
+
+def test_recall_returns_the_observations_that_bear_on_the_query_and_only_the_members(
+    alice, bob, fact
+):
+    fact("Alice is the mobile app lead.", day(0), relation="state")
+    fact("Alice leads the backend rewrite.", day(14), relation="state")
+    consolidate(alice)
+
+    mine = recall(alice, "who leads the backend rewrite?")
+    assert [hit.observation.owner_id for hit in mine.observations] == [alice.pk]
+    assert 'previously: "Alice is the mobile app lead."' in mine.context
+    assert recall(bob, "who leads the backend rewrite?").observations == []
+    assert recall(alice, "backend rewrite", observations=False).observations == []
+
+
+def test_used_observations_restart_their_decay(alice, fact):
+    fact("Alice is the mobile app lead.", day(0), relation="state")
+    fact("Alice leads the backend rewrite.", day(14), relation="state")
+    consolidate(alice)
+    hits = context.search(alice.pk, embeddings.embed_one("Alice backend"))
+    context.mark_used(hits)
+    observation = Observation.objects.get()
+    assert observation.hit_count == 1 and observation.last_hit_at is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("pickup at 3pm", {"15:00"}),
+        ("pickup 15:00 sharp", {"15:00"}),
+        ("moves to 3.30 p.m. from monday", {"15:30"}),
+        ("swim club 7:15am, £40 a term", {"07:15", "40"}),
+        ("she ran 5k in 26,5 minutes", {"5", "26.5"}),
+        ("no numbers here", set()),
+    ],
+)
+def test_values_are_read_the_same_however_they_are_written(text, values):
+    assert facts.values_in(text) == values
