@@ -1,92 +1,45 @@
-"""What only a real web server shows: the app behind gunicorn, configured as `make run` serves it
-(gunicorn.conf.py), on a database file of its own. A tool call sent with Transfer-Encoding:
-chunked is read whole, and a search of the longest length the page allows, in a script whose
-characters take nine bytes each in a URL, is answered, not refused with a bare 414."""
+"""What only a real web server shows: the app as `make run` serves it (gunicorn.conf.py: Django
+and MCP behind gunicorn's ASGI workers, talkingrock/asgi.py), on a database file of its own. A
+tool call sent with Transfer-Encoding: chunked is read whole, and refused past the size limit;
+a search of the longest length the page allows, in a script whose characters take nine bytes
+each in a URL, is answered, not refused with a bare 414; sign-in works."""
 
 from __future__ import annotations
 
 import re
-import selectors
-import socket
-import subprocess
-import sys
-import time
 from urllib.parse import quote
 
 import httpx
 import pytest
+from django.conf import settings
 
 from talkingrock.text import MAX_SEARCH_CHARS
-from tests.support.processes import ROOT, shell
+from tests.support import processes
+from tests.support.processes import shell
+from tests.support.server import served
 
 PASSWORD = "plum-cake-on-sunday"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def server(file_env):
-    """gunicorn on a free loopback port; (base url, a bearer token of writer0)."""
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The served app on a free loopback port; (base url, a bearer token of writer0)."""
+    env = processes.file_env(tmp_path_factory.mktemp("served"))
     shell(
-        file_env,
+        env,
         "from django.contrib.auth import get_user_model\n"
         "u = get_user_model().objects.get(username='writer0')\n"
         f"u.set_password({PASSWORD!r}); u.save()",
     )
     token = shell(
-        file_env,
+        env,
         "from django.contrib.auth import get_user_model\n"
         "from talkingrock.models import ApiToken\n"
         "u = get_user_model().objects.get(username='writer0')\n"
         "print(ApiToken.issue(owner=u, name='served')[1])",
     )
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "talkingrock.wsgi:application",
-            "--bind",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=ROOT,
-        env=file_env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    _wait_until_serving(process)
-    # The socket is bound and a worker booted: the first request waits in the listen backlog
-    # while the workers load the models (gunicorn.conf.py, post_worker_init).
-    httpx.get(f"{url}/accounts/login/", timeout=120).raise_for_status()
-    yield url, token
-    process.terminate()
-    process.wait(timeout=30)
-
-
-def _wait_until_serving(process, seconds: float = 60) -> None:
-    """Until gunicorn says a worker has booted (its log line on stderr), or fail with its log
-    if it exits or says nothing in time."""
-    said: list[str] = []
-    deadline = time.monotonic() + seconds
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while time.monotonic() < deadline:
-            if not selector.select(timeout=deadline - time.monotonic()):
-                break
-            line = process.stderr.readline()
-            if not line:  # the server exited
-                break
-            said.append(line)
-            if "Booting worker" in line:
-                return
-    pytest.fail(f"gunicorn did not start (exit {process.poll()}):\n{''.join(said)}")
+    with served(env, tmp_path_factory.mktemp("served-log") / "gunicorn.log") as url:
+        yield url, token
 
 
 def test_a_chunked_tool_call_is_read_whole(server):
@@ -106,6 +59,28 @@ def test_a_chunked_tool_call_is_read_whole(server):
     assert response.request.headers.get("transfer-encoding") == "chunked"
     assert response.status_code == 200, response.text
     assert response.json()["content"] == "Sent in chunks, read whole"
+
+
+def test_a_chunked_tool_call_past_the_size_limit_is_refused(server):
+    url, token = server
+    piece = b"x" * 65_536
+    pieces = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // len(piece) + 1
+
+    def chunks():
+        yield b'{"content": "'
+        for _ in range(pieces):
+            yield piece
+        yield b'"}'
+
+    response = httpx.post(
+        f"{url}/api/tools/memory_store",
+        content=chunks(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        timeout=60,
+    )
+
+    assert response.status_code == 400
+    assert response.json() == {"error": "The body is too large for a tool call."}
 
 
 def signed_in(url: str) -> httpx.Client:

@@ -1,0 +1,220 @@
+"""MCP over streamable HTTP at /mcp, on the server `make run` serves (gunicorn with
+talkingrock/asgi.py), driven by the SDK's own client: the HTTP tool API's bearer tokens and
+lockout, the same answers; and every registry tool answering alike on all three transports."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from talkingrock.tools import REGISTRY
+from tests.support import processes
+from tests.support.mcp_client import (
+    connected,
+    http_session,
+    stdio_parameters,
+    stdio_session,
+)
+from tests.support.processes import manage, shell
+from tests.support.server import served
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+def token_of(env, username: str) -> str:
+    return shell(
+        env,
+        "from django.contrib.auth import get_user_model\n"
+        "from talkingrock.models import ApiToken\n"
+        f"u = get_user_model().objects.get(username={username!r})\n"
+        "print(ApiToken.issue(owner=u, name='mcp test')[1])",
+    )
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    return processes.file_env(tmp_path_factory.mktemp("mcp-http"))
+
+
+@pytest.fixture(scope="module")
+def foreign_memory(env) -> int:
+    """The id of a memory of writer1: not writer0's, nor writer2's."""
+    return int(
+        shell(
+            env,
+            "from django.contrib.auth import get_user_model\n"
+            "from memories.services import memory_store\n"
+            "u = get_user_model().objects.get(username='writer1')\n"
+            "print(memory_store(owner=u, content='Our safe code is in the blue folder').pk)",
+        )
+    )
+
+
+@pytest.fixture(scope="module")
+def url(env, tmp_path_factory):
+    with served(env, tmp_path_factory.mktemp("mcp-http-log") / "gunicorn.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def token(env) -> str:
+    return token_of(env, "writer0")
+
+
+@pytest.fixture(scope="module")
+def client(url, token):
+    with connected(http_session(url, token)) as client:
+        yield client
+
+
+def api_answer(url: str, token: str, name: str, arguments: dict) -> dict:
+    """The HTTP tool API's answer: the JSON, or {"error": message}."""
+    response = httpx.post(
+        f"{url}/api/tools/{name}",
+        json=arguments,
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+    )
+    assert response.headers["Content-Type"] == "application/json"
+    return response.json()
+
+
+# --- authentication ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/mcp", "/mcp/"])
+def test_without_a_token_the_endpoint_answers_401(url, path):
+    response = httpx.post(f"{url}{path}", json=INITIALIZE, headers=ACCEPT, timeout=60)
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="talkingrock"'
+    assert response.json() == {"error": "Send your token as 'Authorization: Bearer <token>'."}
+
+
+def test_a_bad_token_answers_401_as_at_the_tool_api(url):
+    bad = {"Authorization": "Bearer tr_not_a_token", **ACCEPT}
+
+    response = httpx.post(f"{url}/mcp", json=INITIALIZE, headers=bad, timeout=60)
+
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == 'Bearer realm="talkingrock"'
+    assert response.json() == api_answer(url, "tr_not_a_token", "list_acts", {})
+
+
+def test_a_request_naming_another_host_is_refused(url, token):
+    # DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
+    headers = {"Authorization": f"Bearer {token}", "Host": "evil.example", **ACCEPT}
+
+    response = httpx.post(f"{url}/mcp", json=INITIALIZE, headers=headers, timeout=60)
+
+    assert response.status_code == 421
+
+
+# --- the SDK's client --------------------------------------------------------------------------
+
+
+def test_every_registry_tool_is_listed_with_its_schema(client):
+    tools = client.tools()
+
+    assert set(tools) == set(REGISTRY)
+    for name, tool in REGISTRY.items():
+        assert tools[name].input_schema == tool.parameters
+
+
+def test_a_stored_memory_is_found_again(client):
+    stored = client.answer("memory_store", {"content": "The gutters were cleared in October"})
+
+    found = client.answer("search_memories", {"query": "when were the gutters cleared"})
+
+    assert stored["id"] in [hit["id"] for hit in found["results"]]
+
+
+def test_another_members_memory_is_refused_as_the_tool_api_refuses_it(
+    client, url, token, foreign_memory
+):
+    result = client.call("memory_demote", {"id": foreign_memory})
+
+    assert result.is_error
+    assert result.content[0].text == f"Memory {foreign_memory} not found."
+    assert {"error": result.content[0].text} == api_answer(
+        url, token, "memory_demote", {"id": foreign_memory}
+    )
+
+
+# --- one registry, three transports ------------------------------------------------------------
+
+
+def deterministic_call(name: str, foreign_id: int) -> dict:
+    """Arguments for ``name`` that answer the same however often they are sent: every id is
+    another member's (not found), every text empty (refused before anything is written) —
+    or a read of a member who has nothing yet."""
+    reads = {"memory_query", "search_memories", "get_reasoning_context"}
+    if name in reads:
+        return {"query": "when was the boiler serviced"}
+    parameters = REGISTRY[name].parameters
+    arguments = {}
+    for argument in parameters["required"]:
+        schema = parameters["properties"][argument]
+        kind = schema["type"][0] if isinstance(schema["type"], list) else schema["type"]
+        if "enum" in schema:
+            arguments[argument] = schema["enum"][0]
+        else:
+            arguments[argument] = {"integer": foreign_id, "string": "", "array": [foreign_id]}[kind]
+    return arguments
+
+
+def test_every_tool_answers_alike_over_the_api_mcp_stdio_and_mcp_http(
+    env, url, foreign_memory, tmp_path
+):
+    # writer2 has nothing yet: reads answer the same each time, and no call below writes.
+    token = token_of(env, "writer2")
+    stdio_log = tmp_path / "stdio.txt"
+    with (
+        connected(stdio_session(stdio_parameters(env, "writer2"), stdio_log)) as stdio,
+        connected(http_session(url, token)) as http,
+    ):
+        assert set(stdio.tools()) == set(http.tools()) == set(REGISTRY)
+        for name in REGISTRY:
+            arguments = deterministic_call(name, foreign_memory)
+
+            api = api_answer(url, token, name, arguments)
+
+            assert api != {"error": f"No tool named '{name}'."}
+            assert stdio.answer(name, arguments) == api, name
+            assert http.answer(name, arguments) == api, name
+
+
+# --- last: it locks this address out ------------------------------------------------------------
+
+
+def test_guessed_tokens_lock_the_address_out_of_both_endpoints(env, url, token):
+    guess = {"Authorization": "Bearer tr_guess", **ACCEPT}
+    try:
+        statuses = [
+            httpx.post(f"{url}/mcp", json=INITIALIZE, headers=guess, timeout=60).status_code
+            for _ in range(6)
+        ]
+        with_the_right_token = httpx.post(
+            f"{url}/mcp",
+            json=INITIALIZE,
+            headers={"Authorization": f"Bearer {token}", **ACCEPT},
+            timeout=60,
+        )
+        at_the_api = api_answer(url, token, "list_acts", {})
+    finally:
+        manage(env, "axes_reset")
+
+    assert 401 in statuses and statuses[-1] == 429
+    assert with_the_right_token.status_code == 429
+    assert "Too many invalid tokens from this address" in with_the_right_token.json()["error"]
+    assert at_the_api == with_the_right_token.json()
