@@ -52,6 +52,7 @@ INSTRUCTIONS = (
     "search_memories or memory_query. Another member's ids answer 'not found'."
 )
 FAILED = "The tool failed on the server; the server's log has the details."
+NOT_POST = "Send MCP messages with POST: this endpoint keeps no stream and no session."
 
 
 def _version() -> str:
@@ -186,6 +187,12 @@ class HttpEndpoint:
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "POST":
+            # Stateless, the server has nothing to push on a GET stream (one would stay open,
+            # empty, for as long as the client kept it), nor a session to DELETE.
+            response = JSONResponse({"error": NOT_POST}, 405, headers={"Allow": "POST"})
+            await response(scope, receive, send)
+            return
         # A Django request made of the scope's headers and address, for the token check and
         # django-axes; the body stays with the SDK.
         request = ASGIRequest(scope, io.BytesIO())

@@ -111,6 +111,17 @@ def test_a_bad_token_answers_401_as_at_the_tool_api(url):
     assert response.json() == api_answer(url, "tr_not_a_token", "list_acts", {})
 
 
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+def test_only_post_is_served(url, token, method):
+    headers = {"Authorization": f"Bearer {token}", **ACCEPT}
+
+    response = httpx.request(method, f"{url}/mcp", headers=headers, timeout=60)
+
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "POST"
+    assert "POST" in response.json()["error"]
+
+
 def test_a_request_naming_another_host_is_refused(url, token):
     # DNS rebinding: a page on evil.example resolving to 127.0.0.1 sends its own name as Host.
     headers = {"Authorization": f"Bearer {token}", "Host": "evil.example", **ACCEPT}
