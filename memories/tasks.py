@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from memories import indexing, services
+from memories.consolidation import passes
 
 log = logging.getLogger(__name__)
 
@@ -28,3 +29,14 @@ def prune() -> int:
         len(report.archived_ids),
     )
     return len(report.archived_ids)
+
+
+def consolidate() -> int:
+    """Every 30 s: each member's pending facts into observations (one member at a time)."""
+    done = passes.run("consolidate")
+    return sum(sum(v for k, v in summary.items() if k != "busy") for summary in done.values())
+
+
+def consolidate_daily() -> dict:
+    """Once a day: the temporal pass, the merge, the dreams, in that order."""
+    return passes.daily()

@@ -10,18 +10,13 @@ server that speaks Ollama's API (tests/support/ollama_server.py), and the real e
 from __future__ import annotations
 
 import json
-import os
-import queue
-import signal
-import subprocess
-import sys
-import threading
 import time
 
 import pytest
 
 from tests.support.ollama_server import LoopbackOllama
-from tests.support.processes import ROOT, shell
+from tests.support.processes import shell
+from tests.support.worker import PATIENCE, Worker
 
 MODEL = "llama3.2:3b"
 SAID = [
@@ -34,7 +29,6 @@ ENTITIES = {  # every field the schema requires, as a model constrained by it an
     "waiting_on": [{"who": "Alex", "what": "the kitchen contract", "since": "today"}],
 }
 NARRATIVE = {"narrative": "The hallway will be green. The kitchen now waits on Alex's contract."}
-PATIENCE = 90  # seconds a worker may take to start, load its models and finish one task
 
 
 def answer(request: dict) -> dict:
@@ -58,48 +52,6 @@ def env(file_env, ollama_server):
         "TALKINGROCK_LLM_MODEL": MODEL,
         "TALKINGROCK_LLM": "on",
     }
-
-
-class Worker:
-    """``manage.py qcluster`` in its own process group, its log read line by line."""
-
-    def __init__(self, env):
-        self.process = subprocess.Popen(
-            [sys.executable, "manage.py", "qcluster"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,  # kill() takes its children too
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.process.stderr:
-            self.lines.put(line)
-
-    def logs(self, text: str, timeout: float = PATIENCE) -> None:
-        """Block until the worker logs a line containing ``text``."""
-        deadline, seen = time.monotonic() + timeout, []
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                seen.append(self.lines.get(timeout=left))
-            except queue.Empty:
-                break
-            if text in seen[-1]:
-                return
-        log = "".join(seen[-20:])
-        raise AssertionError(f"the worker did not log {text!r} within {timeout} s:\n{log}")
-
-    def kill(self) -> None:
-        """SIGKILL the whole cluster: no clean-up code of ours or django-q2's gets to run."""
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.process.wait(timeout=30)
 
 
 @pytest.fixture
