@@ -131,6 +131,37 @@ def test_a_request_naming_another_host_is_refused(url, token):
     assert response.status_code == 421
 
 
+def tools_call(arguments: bytes) -> bytes:
+    return (
+        b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", '
+        b'"params": {"name": "memory_reinforce", "arguments": ' + arguments + b"}}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"{this is not json", 400),
+        (b"[" * 100_000 + b"]" * 100_000, 400),
+        (tools_call(b'["not", "an", "object"]'), 200),  # a JSON-RPC error: invalid params
+        (tools_call(b'"a string"'), 200),
+        (tools_call(b'{"id": "\\ud800"}'), 400),  # a lone surrogate: the SDK's parser refuses it
+        (tools_call(b'{"id": ' + b"9" * 400 + b"}"), 200),  # a tool error: at most 2^63 - 1
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "pad": "' + b"x" * 3_000_000 + b'"}', 413),
+    ],
+)
+def test_hostile_bodies_are_answered_not_crashed_on(url, token, body, status):
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json", **ACCEPT}
+
+    response = httpx.post(f"{url}/mcp", content=body, headers=headers, timeout=60)
+
+    assert response.status_code == status
+    if status == 200:
+        answer = response.json()
+        assert answer["id"] == 7
+        assert "error" in answer or answer["result"]["isError"] is True
+
+
 # --- the SDK's client --------------------------------------------------------------------------
 
 
