@@ -221,18 +221,3 @@ def test_used_observations_restart_their_decay(alice, fact):
     context.mark_used(hits)
     observation = Observation.objects.get()
     assert observation.hit_count == 1 and observation.last_hit_at is not None
-
-
-@pytest.mark.parametrize(
-    ("text", "values"),
-    [
-        ("pickup at 3pm", {"15:00"}),
-        ("pickup 15:00 sharp", {"15:00"}),
-        ("moves to 3.30 p.m. from monday", {"15:30"}),
-        ("swim club 7:15am, £40 a term", {"07:15", "40"}),
-        ("she ran 5k in 26,5 minutes", {"5", "26.5"}),
-        ("no numbers here", set()),
-    ],
-)
-def test_values_are_read_the_same_however_they_are_written(text, values):
-    assert facts.values_in(text) == values

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from memories.consolidation import prompts, store
 from memories.consolidation.runs import Run
+from memories.consolidation.values import values_of
 from memories.models import Entity, Memory, Mention, Observation
 from memories.recall.steps import query_entities
 from memories.vector_search import own_vectors
@@ -131,24 +132,6 @@ def _newest_source(observation: Observation):
     return max((store.when(f) for f in observation.facts.all()), default=None)
 
 
-_TIME = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*([ap])\.?m\b|\b(\d{1,2})[:h](\d{2})\b", re.I)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-
-
-def values_in(text: str) -> frozenset[str]:
-    """The times and numbers a text states, normalised ("3pm" and "15:00" are one value)."""
-    found = set()
-    for hour, minute, half, hour24, minute24 in _TIME.findall(text):
-        if half:
-            hour_of_day = int(hour) % 12 + (12 if half.lower() == "p" else 0)
-            found.add(f"{hour_of_day:02d}:{int(minute or 0):02d}")
-        else:
-            found.add(f"{int(hour24):02d}:{int(minute24):02d}")
-    rest = _TIME.sub(" ", text)
-    found |= {number.replace(",", ".") for number in _NUMBER.findall(rest)}
-    return frozenset(found)
-
-
 def _against(existing: Observation, fact: Memory, vector, label: str) -> Decision:
     """A fact beside the observation of its key: more evidence, history, or the new value.
 
@@ -156,9 +139,9 @@ def _against(existing: Observation, fact: Memory, vector, label: str) -> Decisio
     others are a new value. Otherwise meaning decides: cosine ≥ ``agree`` agrees."""
     similarity = _agrees(existing, vector)
     newest = _newest_source(existing)
-    mine, theirs = values_in(fact.content), values_in(existing.text)
+    mine, theirs = values_of(fact.content).all(), values_of(existing.text).all()
     if mine and theirs:
-        agrees, why = mine <= theirs, f"values {', '.join(sorted(mine))}"
+        agrees, why = mine <= theirs, f"values {', '.join(sorted(v for _, v in mine))}"
     else:
         agrees, why = similarity >= _config("agree"), f"cosine {similarity:.2f}"
     if agrees:
