@@ -1,14 +1,16 @@
 """The memories app's agent tools (seeds 001 and 002): store is in narratives/tools.py (a store
 stamps the active narrative); here keyword search, reinforce, demote, update, hybrid recall,
-open threads, Your Story and acts. Registered when the app is ready (memories/apps.py)."""
+open threads, Your Story, acts, and consolidation's observations and dreams. Registered when
+the app is ready (memories/apps.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from memories import acts as act_services
+from memories import insights, threads
 from memories import services as memory_services
-from memories import threads
+from memories.consolidation import context as observation_context
 from memories.models import Act, Memory, MemoryItem
 from memories.recall import recall
 from talkingrock.tools import ToolError, id_schema, refusing, tool
@@ -253,3 +255,91 @@ def _create_act(user, *, title, description=""):
 @tool("list_acts", "The member's acts, Your Story first.", {})
 def _list_acts(user):
     return {"acts": [_act_dict(act) for act in Act.objects.filter(owner=user)]}
+
+
+# --- consolidation: observations and dreams (seed 002) ------------------------------------------
+
+
+def _observation_dict(found: insights.Found, transitions) -> dict[str, Any]:
+    observation = found.observation
+    answer: dict[str, Any] = {
+        "id": observation.pk,
+        "text": observation.text,
+        "kind": observation.kind,
+        "evidence_count": observation.evidence_count,
+        "entity": observation.entity.name if observation.entity else None,
+        "updated_at": observation.updated_at.isoformat(),
+        "confirmed": observation.confirmed_at is not None,
+        "user_edited": observation.user_edited,
+        # Its latest changes of value, newest first, and the line a reply's context gets.
+        "history": [
+            {
+                "previous_text": change.previous_text,
+                "new_text": change.new_text,
+                "changed_at": change.changed_at.isoformat(),
+                "happened_at": change.happened_at.isoformat() if change.happened_at else None,
+            }
+            for change in transitions
+        ],
+        "line": observation_context.line_of(observation, transitions),
+        "source_fact_ids": [fact.pk for fact in observation.sources],  # as they happened
+    }
+    if found.matched:
+        answer["matched"] = found.matched
+        if found.similarity is not None:
+            answer["similarity"] = found.similarity
+    return answer
+
+
+@tool(
+    "get_observations",
+    "What the member's facts add up to (observations: states, trends, changes, cycles), each "
+    "with how it changed (history) and the ids of the facts it rests on. With a query: by "
+    "meaning and keywords; with an entity (a person, place or project by name): about it; "
+    "otherwise the most recently changed.",
+    {
+        "entity": {"type": "string", "maxLength": 200, "description": "A name, e.g. 'Maya'."},
+        "query": {"type": "string", "maxLength": 1000},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+    },
+)
+@refusing((insights.NoSuchEntity, 404))
+def _get_observations(user, *, entity=None, query=None, limit=10):
+    about = insights.entity_named(user.pk, entity) if entity and entity.strip() else None
+    found = insights.find(user.pk, query=(query or "").strip(), entity=about, limit=limit)
+    transitions = observation_context.latest_transitions([f.observation.pk for f in found])
+    return {
+        "observations": [_observation_dict(f, transitions.get(f.observation.pk, [])) for f in found]
+    }
+
+
+@tool(
+    "get_dreams",
+    "The member's dreams: cross-domain connections between two distant groups of their facts, "
+    "with both groups' fact ids, the evaluator's reason and score. Dreams never feed recall.",
+    {
+        "include_dismissed": {"type": "boolean"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50},
+    },
+)
+def _get_dreams(user, *, include_dismissed=False, limit=10):
+    dreams = insights.dreams(user.pk)
+    if include_dismissed:
+        dreams = insights.dreams(user.pk, dismissed=None)
+    return {
+        "dreams": [
+            {
+                "id": dream.pk,
+                "text": dream.text,
+                "facts_a": [fact.pk for fact in dream.sources_a],
+                "facts_b": [fact.pk for fact in dream.sources_b],
+                "reason": dream.reason,
+                "score": dream.score,
+                "engine": dream.engine,
+                "created_at": dream.created_at.isoformat(),
+                "kept": dream.kept_at is not None,
+                "dismissed": dream.dismissed,
+            }
+            for dream in dreams[:limit]
+        ]
+    }
