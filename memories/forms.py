@@ -3,7 +3,8 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from memories.models import Act
+from memories import insights
+from memories.models import Act, Entity, Observation
 from talkingrock.fields import CleanFormField
 from talkingrock.text import MAX_SEARCH_CHARS, search_text
 
@@ -68,3 +69,37 @@ class SearchForm(forms.Form):
 
     def clean_mode(self) -> str:
         return self.cleaned_data["mode"] or "keywords"
+
+
+class ObservationForm(forms.Form):
+    """The member's own words for an observation (the old ones stay in its history)."""
+
+    text = CleanFormField(
+        multiline=True,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=settings.TALKINGROCK_MEMORY["max_content_length"],
+        strip=True,
+        label="What it says",
+    )
+
+
+class ObservationFilterForm(forms.Form):
+    """Which observations to list: one kind, about one of the member's entities, or all."""
+
+    kind = forms.ChoiceField(
+        choices=[("", "Every kind"), *Observation.Kind.choices], required=False, label="Kind"
+    )
+    entity = forms.ModelChoiceField(
+        queryset=Entity.objects.none(),
+        required=False,
+        empty_label="Anyone or anything",
+        label="About",
+    )
+
+    def __init__(self, *args, owner_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Only the member's entities that an observation is about: another member's id, or one
+        # of theirs with nothing observed, is "not one of the choices".
+        entity = self.fields["entity"]
+        entity.queryset = insights.entities_observed(owner_id).order_by("name")
+        entity.widget.choices = list(iter(entity.choices))  # one query (see MemoryForm)

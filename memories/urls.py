@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories import thread_views, views
+from memories import observation_views, thread_views, views
 
 app_name = "memories"
 
@@ -21,4 +21,19 @@ urlpatterns = [
     path("threads/<int:pk>/reopen/", thread_views.reopen, name="thread-reopen"),
     path("entities/", views.entities, name="entities"),
     path("entities/<int:pk>/", views.entity, name="entity"),
+    path("observations/", observation_views.observations, name="observations"),
+    path("observations/<int:pk>/edit/", observation_views.edit, name="observation-edit"),
+    path("observations/<int:pk>/confirm/", observation_views.confirm, name="observation-confirm"),
+    path("observations/<int:pk>/dismiss/", observation_views.dismiss, name="observation-dismiss"),
+    path(
+        "observations/<int:pk>/bring-back/",
+        observation_views.bring_back,
+        name="observation-bring-back",
+    ),
+    path("dreams/", observation_views.dreams, name="dreams"),
+    path("dreams/<int:pk>/keep/", observation_views.keep_dream, name="dream-keep"),
+    path("dreams/<int:pk>/dismiss/", observation_views.dismiss_dream, name="dream-dismiss"),
+    path(
+        "dreams/<int:pk>/bring-back/", observation_views.bring_back_dream, name="dream-bring-back"
+    ),
 ]

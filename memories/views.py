@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from conversations import reasoning
+from memories import insights, services
 from memories import search as memory_search
-from memories import services
 from memories.acts import ensure_your_story
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
@@ -29,6 +29,7 @@ from talkingrock.text import MAX_SEARCH_CHARS
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
 RELATED_LIMIT = 10
+OBSERVED_LIMIT = 10  # an entity's observations on its page; the rest on the Observations page
 
 # Pages that answer HTMX with a fragment and everyone else with the whole page: the same URL
 # has two bodies, so caches (the browser's back button included) must key on the header.
@@ -224,6 +225,9 @@ def entity(request: HttpRequest, pk: int) -> HttpResponse:
     context = {"entity": named, "page": _page(request, memories)}
     if _wants_fragment(request):
         return render(request, "memories/entity.html#memory-page", context)
+    context["observations"] = insights.with_previously(
+        insights.observations(request.user.pk, entity=named)[:OBSERVED_LIMIT]
+    )
     return render(request, "memories/entity.html", context)
 
 

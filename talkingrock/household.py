@@ -1,4 +1,5 @@
-"""The household: first-run setup, members, and each member's settings (tokens, export)."""
+"""The household: first-run setup, members, and each member's settings (tokens, export, and
+when consolidation last ran for them)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from conversations import backup
+from memories import insights
 from talkingrock.forms import MemberForm, MemberPasswordForm, SetupForm, TokenForm
 from talkingrock.models import ApiToken
 
@@ -147,6 +149,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "new_token": new_token,  # shown once, never again
             "tokens": ApiToken.objects.filter(owner=request.user),
             "api_url": request.build_absolute_uri(reverse("api-tools")),
+            "passes": insights.pass_status(request.user.pk),
         },
     )
 

@@ -22,7 +22,18 @@ from conversations import services as conversation_services
 from conversations.models import Classification, Conversation, Message
 from memories import indexing, services
 from memories.acts import ensure_your_story
-from memories.models import Act, Entity, Memory, MemoryItem, Recall
+from memories.consolidation import store
+from memories.models import (
+    Act,
+    ConsolidationRun,
+    Dream,
+    Entity,
+    Memory,
+    MemoryItem,
+    Observation,
+    ObservationChange,
+    Recall,
+)
 from narratives import services as narratives
 from narratives.models import Narrative
 from talkingrock import urls as root_urls
@@ -38,9 +49,13 @@ SAID = "Planning to surprise Omar with a puppy"
 SAID_BEFORE = "Granny's recipe uses cardamom"
 NARRATED = "Alice chose the Zanzibar flat because of its quiet courtyard."
 THREAD = "Book the Zanzibar ferry"
+OBSERVED = "Alice keeps the Zanzibar safe code in her head"
+OBSERVED_BEFORE = "Alice kept the Zanzibar safe code on a sticky note"
+DREAMT = "Zanzibar ferries and lockers both wait for a code"
+RUN_ERROR = "Pelicanquill the model went away"
 ALICES_WORDS = (
     SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE, NARRATED,
-    THREAD,
+    THREAD, OBSERVED, OBSERVED_BEFORE, DREAMT, RUN_ERROR,
 )  # fmt: skip
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -61,6 +76,8 @@ class Alices:
     narrative: Narrative
     item: MemoryItem  # an open thread of a kept memory
     classification: Classification  # how her message was read, with its trail
+    observation: Observation  # with a history
+    dream: Dream
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -87,6 +104,15 @@ def alices(alice, remember, index) -> Alices:
     )
     item = MemoryItem.objects.create(memory=memory, type="task", data={"description": THREAD})
     classification = reasoning.classify_with_memory(alice, SAID, message=message, use_model=False)
+    zanzibar = Entity.objects.get(owner=alice, normalized="zanzibar")
+    observation = store.create(
+        alice.pk, store.Draft(OBSERVED_BEFORE, entity_id=zanzibar.pk), [memory], engine="offline"
+    )
+    observation = store.update(observation, OBSERVED, [archived], engine="offline")
+    dream = Dream.objects.create(owner=alice, text=DREAMT, reason=DREAMT, score=0.9)
+    dream.facts_a.set([memory])
+    dream.facts_b.set([act_memory])
+    ConsolidationRun.objects.create(owner=alice, kind="consolidate", error=RUN_ERROR)
     return Alices(
         member=alice,
         memory=memory,
@@ -102,6 +128,8 @@ def alices(alice, remember, index) -> Alices:
         narrative=narrative,
         item=item,
         classification=classification,
+        observation=observation,
+        dream=dream,
     )
 
 
@@ -117,6 +145,9 @@ def snapshot(alice) -> tuple:
         list(get_user_model().objects.filter(pk=alice.pk).values()),
         list(Narrative.objects.filter(owner=alice).order_by("pk").values()),
         list(Classification.objects.filter(owner=alice).order_by("pk").values()),
+        list(Observation.objects.filter(owner=alice).order_by("pk").values()),
+        list(ObservationChange.objects.filter(observation__owner=alice).order_by("pk").values()),
+        list(Dream.objects.filter(owner=alice).order_by("pk").values()),
     )
 
 
@@ -180,6 +211,17 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "conversations:why": ("trail", [GET], 404),
     "conversations:reading": ("classification", [GET], 404),
     "narratives:detail": ("narrative", [GET, GET_HTMX], 404),
+    "memories:observation-edit": (
+        "observation",
+        [GET, Visit("post", {"text": "Bob was here", "next": "/"})],
+        404,
+    ),
+    "memories:observation-confirm": ("observation", [POST], 404),
+    "memories:observation-dismiss": ("observation", [POST], 404),
+    "memories:observation-bring-back": ("observation", [POST], 404),
+    "memories:dream-keep": ("dream", [POST], 404),
+    "memories:dream-dismiss": ("dream", [POST], 404),
+    "memories:dream-bring-back": ("dream", [POST], 404),
     # Removing members is for household admins; bob is not one, so he is refused outright.
     "member-remove": ("member", [GET, POST], 403),
 }
@@ -246,6 +288,7 @@ def test_alice_still_reaches_her_own_rows_at_the_same_urls(alice_client, alices)
         "memories:edit",
         "memories:delete",
         "memories:entity",
+        "memories:observation-edit",
     )
     for name in names:
         target, _, _ = ID_URL_CASES[name]
@@ -363,6 +406,19 @@ def test_bob_can_neither_link_nor_find_alices_narratives(bob, alices):
     assert not Narrative.objects.filter(owner=bob).exists()
 
 
+def test_bob_never_gets_alices_observations_or_dreams(bob, alices):
+    for query in (OBSERVED, OBSERVED_BEFORE, "Zanzibar safe code", DREAMT):
+        assert call_tool(bob, "get_observations", query=query, limit=50) == {"observations": []}
+    with pytest.raises(ToolError) as refused:
+        call_tool(bob, "get_observations", entity="Zanzibar")
+    assert refused.value.status == 404
+    assert call_tool(bob, "get_dreams", include_dismissed=True, limit=50) == {"dreams": []}
+    # The same calls find hers for her: the answers above are empty for the right reason.
+    found = call_tool(alices.member, "get_observations", entity="Zanzibar", query=OBSERVED)
+    assert [row["text"] for row in found["observations"]] == [OBSERVED]
+    assert call_tool(alices.member, "get_dreams")["dreams"][0]["text"] == DREAMT
+
+
 def test_bobs_keyword_query_never_finds_alices_memories(bob, alices):
     for include_archived in (False, True):
         query = f"{SECRET} {ARCHIVED_SECRET} {ACT_MEMORY}"
@@ -397,6 +453,10 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
         (reverse("memories:archive"), {}, {}),
         (reverse("memories:archive"), {}, HTMX),
         (reverse("settings"), {}, {}),
+        (reverse("memories:observations"), {}, {}),
+        (reverse("memories:observations"), {"entity": alices.entity.pk}, {}),
+        (reverse("memories:observations"), {"kind": "state"}, {}),
+        (reverse("memories:dreams"), {}, {}),
         (reverse("export", args=["json"]), {}, {}),
         (reverse("export", args=["markdown"]), {}, {}),
         (reverse("api-tools"), {}, {}),
@@ -405,7 +465,7 @@ def test_bobs_lists_searches_and_exports_never_show_alices_rows(bob_client, bob,
     for url, params, headers in pages:
         response = bob_client.get(url, params, follow=True, **headers)
 
-        assert response.status_code == 200, url
+        assert response.status_code == (400 if "entity" in params else 200), url
         assert_nothing_of_alices_shown(response)
         assert alices.token.hint not in response.content.decode(), url
 

@@ -14,7 +14,8 @@ from playwright.sync_api import expect
 
 from conversations import chat, compression, review, services, tasks
 from memories import indexing
-from memories.models import Act, Entity, Memory, Recall
+from memories.consolidation import store
+from memories.models import Act, ConsolidationRun, Dream, Entity, Memory, Recall
 from narratives.models import Narrative
 from talkingrock import jobs
 
@@ -60,6 +61,7 @@ def household(transactional_db):
     indexing.index_memories(owner_id=alice.pk)
     talk, message = services.add_message(owner=alice, content="when is Maya's dentist?")
     chat.respond(conversation=talk, message=message)
+    observation = observed(alice)
     return {
         "alice": alice,
         "act": act,
@@ -68,7 +70,25 @@ def household(transactional_db):
         "entity": Entity.objects.filter(owner=alice).first(),
         "narrative": Narrative.objects.filter(owner=alice).first(),
         "recall": Recall.objects.filter(owner=alice).first(),
+        "observation": observation,
     }
+
+
+def observed(alice):
+    """An observation about a name, with a history of long words, a dream over two groups of
+    facts, and a pass that failed with a long error."""
+    facts = list(Memory.objects.filter(owner=alice).order_by("pk"))
+    entity = Entity.objects.filter(owner=alice).first()
+    draft = store.Draft(LONG, entity_id=entity.pk if entity else None)
+    observation = store.create(alice.pk, draft, facts[:1], engine="offline")
+    observation = store.update(
+        observation, LONG.replace("Tuesday", "Thursday"), facts[1:], engine="offline", reason=LONG
+    )
+    dream = Dream.objects.create(owner=alice, text=LONG, reason=LONG, score=0.5, engine="offline")
+    dream.facts_a.set(facts[:1])
+    dream.facts_b.set(facts[1:])
+    ConsolidationRun.objects.create(owner=alice, kind="temporal", error=LONG, summary={"a": 1})
+    return observation
 
 
 def pages(found) -> dict[str, str]:
@@ -89,6 +109,9 @@ def pages(found) -> dict[str, str]:
         "conversation": reverse("conversations:detail", args=[found["archived"].pk]),
         "why": reverse("conversations:why", args=[found["recall"].pk]),
         "settings": reverse("settings"),
+        "observations": reverse("memories:observations"),
+        "observation-edit": reverse("memories:observation-edit", args=[found["observation"].pk]),
+        "dreams": reverse("memories:dreams"),
         "members": reverse("members"),
     }
 
