@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from memories.models import Act, Entity, Memory, MemoryLink, Recall, RecallHit
+from memories.models import (
+    Act,
+    ConsolidationRun,
+    Dream,
+    Entity,
+    Memory,
+    MemoryLink,
+    Observation,
+    ObservationChange,
+    Recall,
+    RecallHit,
+)
 from talkingrock.admin_mixins import OwnedInline, OwnedRowsAdmin
 
 
@@ -108,3 +119,78 @@ class MemoryLinkAdmin(OwnedRowsAdmin, admin.ModelAdmin):
     list_display = ["memory", "related", "strength", "owner", "updated_at"]
     list_select_related = ["owner", "memory", "related"]
     raw_id_fields = ["memory", "related"]
+
+
+# --- consolidation (seed 002) -------------------------------------------------------------------
+
+
+class ObservationChangeInline(OwnedInline, admin.TabularInline):
+    """An observation's history: what happened, so read-only."""
+
+    model = ObservationChange
+    fields = ["changed_at", "kind", "previous_text", "new_text", "reason", "happened_at"]
+    readonly_fields = fields
+    ordering = ["-changed_at", "-id"]
+
+
+@admin.register(Observation)
+class ObservationAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    """Observations are written by consolidation (memories/consolidation/store.py, which also
+    keeps their vectors): here a member corrects the flags, not the words; an edit of the words
+    goes through the Observations page, so that it is kept in the history and re-embedded."""
+
+    list_display = ["short_text", "kind", "entity", "evidence_count", "owner", "updated_at"]
+    list_display_links = ["short_text"]
+    list_filter = ["kind", "dismissed", "user_edited", "entity"]
+    list_select_related = ["owner", "entity"]
+    search_fields = ["text", "subject", "relation"]
+    raw_id_fields = ["entity", "merged_into"]
+    # Its facts and their count change together, by consolidation: shown, not edited here.
+    readonly_fields = [
+        "text",
+        "facts",
+        "kind",
+        "subject",
+        "relation",
+        "evidence_count",
+        "engine",
+        "created_at",
+        "updated_at",
+        "hit_count",
+        "last_hit_at",
+        "user_edited",
+    ]
+    date_hierarchy = "updated_at"
+    inlines = [ObservationChangeInline]
+    may_add = False
+
+    @admin.display(description="text")
+    def short_text(self, observation: Observation) -> str:
+        return observation.text[:80]
+
+
+@admin.register(Dream)
+class DreamAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    list_display = ["short_text", "score", "engine", "owner", "created_at", "kept_at", "dismissed"]
+    list_display_links = ["short_text"]
+    list_filter = ["dismissed"]
+    list_select_related = ["owner"]
+    search_fields = ["text", "reason"]
+    readonly_fields = ["text", "facts_a", "facts_b", "reason", "score", "engine", "created_at"]
+    may_add = False
+
+    @admin.display(description="text")
+    def short_text(self, dream: Dream) -> str:
+        return dream.text[:80]
+
+
+@admin.register(ConsolidationRun)
+class ConsolidationRunAdmin(OwnedRowsAdmin, admin.ModelAdmin):
+    """What each pass did: a record, read-only."""
+
+    list_display = ["kind", "owner", "started_at", "finished_at", "engine", "error"]
+    list_filter = ["kind"]
+    list_select_related = ["owner"]
+    search_fields = ["error"]
+    readonly_fields = ["owner", "kind", "started_at", "finished_at", "engine", "summary", "error"]
+    may_add = may_change = False

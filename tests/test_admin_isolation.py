@@ -32,13 +32,18 @@ from django.urls import URLResolver, reverse
 from conversations import services as conversation_services
 from conversations.models import Classification, Conversation, Message
 from memories import services
+from memories.consolidation import store
 from memories.models import (
     Act,
+    ConsolidationRun,
+    Dream,
     Entity,
     Memory,
     MemoryItem,
     MemoryLink,
     Mention,
+    Observation,
+    ObservationChange,
     Recall,
     RecallHit,
     StateDelta,
@@ -71,6 +76,11 @@ MARKERS = {
     "token": "Wyvernlight",
     "log": "Nightjarrow",
     "classification": "Brackenfold",
+    "observation": "Pipistrelle",
+    "observed_before": "Cindermoor",
+    "dream": "Wrenfallow",
+    "dream_reason": "Tamarisk",
+    "run": "Gorsewick",
 }
 # Later words of the same texts, for searches (a page may echo a search; it must find nothing).
 SEARCH_TERMS = ["heron", "anniversary", "jeweller", "emerald", "marmalade", "tidewater"]
@@ -201,7 +211,29 @@ def bobs(bob, index) -> Bobs:
     )
     index(bob)
     memory.refresh_from_db()
+    observation = store.create(
+        bob.pk,
+        store.Draft(f"{m['observed_before']} the heron key", entity_id=entity.pk),
+        [memory],
+        engine="offline",
+    )
+    observation = store.update(
+        observation, f"{m['observation']} heron key moved", [archived], engine="offline"
+    )
+    dream = Dream.objects.create(
+        owner=bob,
+        text=f"{m['dream']} emerald and heron",
+        reason=f"{m['dream_reason']} jeweller rhythm",
+        score=0.6,
+    )
+    dream.facts_a.set([memory])
+    dream.facts_b.set([archived])
+    run = ConsolidationRun.objects.create(
+        owner=bob, kind="dream", error=f"{m['run']} jeweller timeout", summary={"marmalade": 1}
+    )
+    change = observation.changes.order_by("pk").last()
     rows = [memory, act, entity, mention, link, recall, hit, item, delta, conversation, reading]
+    rows += [observation, change, dream, run]
     rows += [message, narrative, NarrativeMemory.objects.get(narrative=narrative), token, log]
     return Bobs(member=bob, rows={type(row): row for row in rows})
 
@@ -432,6 +464,9 @@ def test_bob_sees_his_own_rows_at_the_same_urls(client, bobs):
         Conversation: MARKERS["message"],
         Narrative: MARKERS["narrative"],
         ApiToken: MARKERS["token"],
+        Observation: MARKERS["observed_before"],  # its history, inline
+        Dream: MARKERS["dream_reason"],
+        ConsolidationRun: MARKERS["run"],
         User: BOBS_EMAIL,
     }
     for model, word in expected.items():
@@ -471,6 +506,7 @@ def test_every_registered_admin_is_walked():
 BOBS_KINDS = {
     Memory, Act, Entity, Mention, MemoryLink, Recall, RecallHit, MemoryItem, StateDelta,
     Conversation, Message, Narrative, NarrativeMemory, ApiToken, LogEntry, Classification,
+    Observation, ObservationChange, Dream, ConsolidationRun,
 }  # fmt: skip
 
 
