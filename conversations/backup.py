@@ -19,10 +19,20 @@ and every cross-reference by those ids::
      "mentions": [{"entity", "memory", "surface"}],
      "links": [{"memory", "related", "strength", "updated_at"}],
      "recalls": [{"id", "query", "purpose", "conversation", "message", "parameters", …}],
-     "hits": [{"recall", "memory", "rank", "score", "components", "influence"}]}
+     "hits": [{"recall", "memory", "rank", "score", "components", "influence"}],
+     "classifications": [{"id", "message", "recall", "request", … every field}],
+     "observations": [{"id", "text", "kind", "entity", "merged_into", … every field,
+                       "facts": [memory ids]}],
+     "observation_changes": [{"id", "observation", "kind", "previous_text", "new_text",
+                              "reason", "changed_at", "happened_at", "facts": [memory ids]}],
+     "dreams": [{"id", "text", "reason", "score", … every field,
+                 "facts_a": [memory ids], "facts_b": [memory ids]}],
+     "consolidation_runs": [{"id", "kind", "started_at", "finished_at", "engine", "summary",
+                             "error"}]}
 
 Left out: API tokens (secrets), vectors and the vector clock, content hashes (indexing
-recomputes them), and which process ran a compression. Drafts travel only with their
+recomputes them; an observation's and a dream's vector is embedded again from its text on
+restore), and which process ran a compression. Drafts travel only with their
 conversation: a draft without one could never be reviewed. A reference to a row that is not
 exported is written as null, so a file never points outside itself; ids inside text and
 explanations (a reply's "[id:7]", a hit's ``components`` and ``influence``) stay as written, the
@@ -43,11 +53,15 @@ from conversations.models import Classification, Conversation, Message
 from memories import markdown
 from memories.models import (
     Act,
+    ConsolidationRun,
+    Dream,
     Entity,
     Memory,
     MemoryItem,
     MemoryLink,
     Mention,
+    Observation,
+    ObservationChange,
     Recall,
     RecallHit,
     StateDelta,
@@ -164,10 +178,35 @@ SECTIONS = (
         "classification",
         {"message": "messages", "recall": "recalls", "corrected_by": "memories"},
     ),
+    Section(
+        "observations",
+        Observation,
+        "observation",
+        {"entity": "entities", "merged_into": "observations"},
+    ),
+    Section(
+        "observation_changes",
+        ObservationChange,
+        "observation change",
+        {"observation": "observations"},
+    ),
+    Section("dreams", Dream, "dream"),
+    Section("consolidation_runs", ConsolidationRun, "consolidation run"),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
 # References from a section to itself, written once every row of the section exists.
-SELF_REFS = {"memories": ("derived_from", "superseded_by"), "items": ("superseded_by",)}
+SELF_REFS = {
+    "memories": ("derived_from", "superseded_by"),
+    "items": ("superseded_by",),
+    "observations": ("merged_into",),
+}
+# Many-to-many lists of memories, each a list of the file's memory ids: the facts an observation
+# rests on, those behind each change of it, and a dream's two groups.
+MANY = {
+    "observations": ("facts",),
+    "observation_changes": ("facts",),
+    "dreams": ("facts_a", "facts_b"),
+}
 # The ids in a reply's memories_used, and the section each names.
 USED_REFS = (("id", "memories"), ("recall", "recalls"))
 # References to a later section, written apart once every row exists: the recall a reply was
@@ -200,6 +239,10 @@ def _owned(owner) -> dict[str, QuerySet]:
         "recalls": Recall.objects.filter(owner=owner),
         "hits": RecallHit.objects.filter(recall__owner=owner),
         "classifications": Classification.objects.filter(owner=owner),
+        "observations": Observation.objects.filter(owner=owner),
+        "observation_changes": ObservationChange.objects.filter(observation__owner=owner),
+        "dreams": Dream.objects.filter(owner=owner),
+        "consolidation_runs": ConsolidationRun.objects.filter(owner=owner),
     }
 
 
@@ -235,7 +278,32 @@ def export_backup(*, owner) -> dict[str, Any]:
         data[section.name] = rows
     _add_narrative_memories(data, owner, ids["memories"])
     _add_memories_used(data, owned["messages"], ids)
+    _add_many(data, owned, ids["memories"])
     return data
+
+
+def through(section: str, name: str) -> tuple[type[Model], str, str]:
+    """A many-to-many list's own table, and its columns for the row and for the memory."""
+    relation = BY_NAME[section].model._meta.get_field(name)
+    return (
+        relation.remote_field.through,
+        relation.m2m_column_name(),
+        relation.m2m_reverse_name(),
+    )
+
+
+def _add_many(data: dict[str, Any], owned: dict[str, QuerySet], memory_ids: set[int]) -> None:
+    for section, names in MANY.items():
+        rows = {row["id"]: row for row in data[section]}
+        for name in names:
+            table, column, memory = through(section, name)
+            mine = {f"{column}__in": owned[section].values("pk")}  # a subquery: any number
+            pairs = table.objects.filter(**mine).order_by(column, memory)
+            for row in rows.values():
+                row[name] = []
+            for row_id, memory_id in pairs.values_list(column, memory):
+                if memory_id in memory_ids and row_id in rows:
+                    rows[row_id][name].append(memory_id)
 
 
 def _add_narrative_memories(data: dict[str, Any], owner, memory_ids: set[int]) -> None:

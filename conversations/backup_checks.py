@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from conversations.backup import SECTIONS, USED_REFS, Section
+from conversations.backup import MANY, SECTIONS, USED_REFS, Section
 from memories.porting import ImportFormatError, error_message, is_act_title, parse_iso_datetime
 from memories.services import clean_content, clean_tags
 from talkingrock.text import has_control
@@ -182,6 +182,15 @@ def _check_rows(raw, checked, ids) -> None:
             raise ImportFormatError(f"{row['where']} memories must be a list of memory ids.")
         where = f"{row['where']} memories"
         row["memories"] = [_reference(v, ids["memories"], where, required=True) for v in memories]
+    for section, names in MANY.items():
+        for source, row in zip(raw[section], checked[section], strict=True):
+            for name in names:
+                where = f"{row['where']} {name}"
+                memories = source.get(name, [])
+                if not isinstance(memories, list):
+                    raise ImportFormatError(f"{where} must be a list of memory ids.")
+                found = [_reference(v, ids["memories"], where, required=True) for v in memories]
+                row[name] = list(dict.fromkeys(found))  # each memory once
     for source, row in zip(raw["messages"], checked["messages"], strict=True):
         where = f"{row['where']} memories_used"
         used = _json(source.get("memories_used", []), where)

@@ -1,6 +1,8 @@
 """Reading imports back: a file or folder (``import_path``), a JSON export (``import_data``;
 version 1 is restore_v1.py), and a version-2 backup restored into a member (``import_backup``)
-in one transaction.
+in one transaction. The references written once every row exists are restore_links.py;
+observations, dreams and the passes' runs (and the vectors embedded again for them) are
+restore_consolidation.py.
 
 Nothing in a backup is trusted: ``backup_checks.checked`` checks every row before anything is
 written, and a file that fails is refused whole, with a message saying where. Only a memory
@@ -34,8 +36,8 @@ from typing import Any
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
-from conversations import backup, backup_checks
-from conversations.models import Classification, Conversation, Message
+from conversations import backup, backup_checks, restore_consolidation, restore_links
+from conversations.models import Conversation, Message
 from conversations.restore_v1 import import_version_1
 from conversations.services import open_conversation
 from memories import markdown, porting
@@ -89,10 +91,11 @@ def import_data(*, owner, data: Any) -> ImportReport:
 def import_backup(*, owner, data: dict[str, Any]) -> ImportReport:
     """Restore a version-2 backup into ``owner``: all of it in one transaction, or nothing."""
     rows = backup_checks.checked(data)
+    vectors = restore_consolidation.embed(rows)  # before the transaction: the model is slow
     report = ImportReport()
     try:
         with transaction.atomic():
-            _Restore(owner, rows, report).run()
+            Restore(owner, rows, report, vectors).run()
     except (IntegrityError, DataError) as error:  # a last guard: the checks should catch it
         raise ImportFormatError(f"The file does not fit with what you have: {error}.") from None
     return report
@@ -102,11 +105,17 @@ def _fields(section: str, row: dict[str, Any]) -> dict[str, Any]:
     return {name: row[name] for name in backup.BY_NAME[section].fields}
 
 
-class _Restore:
+class Restore:
     """One restore: the file's ids → the ids here (None: not imported), and the rows created."""
 
-    def __init__(self, owner, rows: dict[str, list[dict[str, Any]]], report: ImportReport):
-        self.owner, self.rows, self.report = owner, rows, report
+    def __init__(
+        self,
+        owner,
+        rows: dict[str, list[dict[str, Any]]],
+        report: ImportReport,
+        vectors: restore_consolidation.Vectors,
+    ):
+        self.owner, self.rows, self.report, self.vectors = owner, rows, report, vectors
         self.ids: dict[str, dict[int, int | None]] = {s.name: {} for s in backup.SECTIONS}
         self.fresh: dict[str, set[int]] = {s.name: set() for s in backup.SECTIONS}
         self.counts: dict[str, int] = {}
@@ -186,9 +195,10 @@ class _Restore:
         }
         self.restore("recalls", have=have, key=lambda row: tuple(row[name] for name in fields))
         self.restore("hits", parent="recall")
-        self.readings()
-        self.replies()
-        self.self_references()
+        restore_links.readings(self)
+        restore_consolidation.restore(self, self.vectors)
+        restore_links.replies(self)
+        restore_links.self_references(self)
         self.report.created = self.counts.pop("memories")
         self.report.restored = self.counts
         if self.report.created:
@@ -338,65 +348,3 @@ class _Restore:
             )
             self.ids["items"][row["id"]] = at.get(key)
         self.restore("items", parent="memory")
-
-    def self_references(self) -> None:
-        """A fact's memory and what replaced a decision or fact: rows of the same section,
-        pointed to once all of them exist."""
-        for section, refs in backup.SELF_REFS.items():
-            model = backup.BY_NAME[section].model
-            changed = []
-            for row in self.rows[section]:
-                if row.get("id") not in self.fresh[section]:
-                    continue
-                values = {f"{ref}_id": self.to(section, row.get(ref)) for ref in refs}
-                if any(value is not None for value in values.values()):
-                    changed.append(model(pk=self.ids[section][row["id"]], **values))
-            model.objects.bulk_update(changed, list(refs), batch_size=500)
-
-    def readings(self) -> None:
-        """Classifications, with the ids inside their JSON made the ids here (a reading the
-        member already has, by when and what, is theirs: restored once)."""
-        mine = Classification.objects.filter(owner=self.owner)
-        have = {
-            (when, text): pk for pk, when, text in mine.values_list("pk", "created_at", "request")
-        }
-        for row in self.rows["classifications"]:
-            trails = row["trails"] if isinstance(row["trails"], dict) else {}
-            row["trails"] = {k: self.to("recalls", v) for k, v in trails.items() if self._known(v)}
-            for step in row["steps"] if isinstance(row["steps"], list) else []:
-                if isinstance(step, dict):
-                    step["memory_ids"] = self._memories(step.get("memory_ids"))
-            check = row["verification"] if isinstance(row["verification"], dict) else {}
-            for key in ("supporting_memories", "conflicting_memories"):
-                if key in check:
-                    check[key] = self._memories(check[key])
-        self.restore("classifications", have=have, key=lambda r: (r["created_at"], r["request"]))
-
-    def _known(self, recall_id) -> bool:
-        return isinstance(recall_id, int) and self.to("recalls", recall_id) is not None
-
-    def _memories(self, ids) -> list[int]:
-        ids = ids if isinstance(ids, list) else []
-        return [pk for pk in (self.to("memories", i) for i in ids if isinstance(i, int)) if pk]
-
-    def replies(self) -> None:
-        """What a message points to among messages and recalls, by the ids here: written last,
-        when every message and recall exists (a recall names its message, and a reply its
-        recalls and the message it answers)."""
-        changed = []
-        for row in self.rows["messages"]:
-            if row["id"] in self.fresh["messages"]:
-                used = row["memories_used"]  # the checked copy, the file's ids made the ids here
-                for entry in used:
-                    for key, section in backup.USED_REFS:
-                        if key in entry:
-                            entry[key] = self.to(section, entry[key])
-                reply_to = self.to("messages", row["reply_to"])
-                recall = self.to("recalls", row.get("recall"))
-                pk = self.ids["messages"][row["id"]]
-                changed.append(
-                    Message(pk=pk, memories_used=used, reply_to_id=reply_to, recall_id=recall)
-                )
-        Message.objects.bulk_update(
-            changed, ["memories_used", "reply_to", "recall"], batch_size=500
-        )

@@ -22,13 +22,19 @@ from conversations import backup, chat, reasoning, restore, review
 from conversations import services as conversations
 from conversations.models import Classification, Conversation, Message
 from memories import acts, services
+from memories.consolidation import sql as consolidation_sql
+from memories.consolidation import store
 from memories.models import (
     Act,
+    ConsolidationRun,
+    Dream,
     Entity,
     Memory,
     MemoryItem,
     MemoryLink,
     Mention,
+    Observation,
+    ObservationChange,
     Recall,
     RecallHit,
     StateDelta,
@@ -36,6 +42,7 @@ from memories.models import (
 from memories.recall import strengthen_links
 from narratives import services as narratives
 from narratives.models import Narrative, NarrativeMemory
+from talkingrock import embeddings
 
 ImportFormatError = restore.ImportFormatError
 
@@ -127,8 +134,37 @@ def household(alice, remember, index, capture):
     reading.refresh_from_db()
     assert reading.trails and reading.verification["supporting_memories"]
     reasoning.store_immediate_correction(alice, reading, meant="the tomato bed")
+    consolidated(alice, old_fact, new_fact, tomatoes)
     close_and_compress(asking, capture)  # open, its draft waiting for review
     return alice
+
+
+def consolidated(alice, old_fact, new_fact, tomatoes) -> None:
+    """An observation that changed (its history), one merged into it, a dream over two groups
+    of facts, and a record of a pass."""
+    draft = store.Draft(
+        "The worktops will be butcher block.",
+        subject="worktops",
+        relation="material",
+        entity_id=Entity.objects.filter(owner=alice).first().pk,
+    )
+    kept = store.create(alice.pk, draft, [old_fact], engine="offline")
+    kept = store.update(kept, "The worktops will be quartz.", [new_fact], engine="offline")
+    twin = store.create(
+        alice.pk, store.Draft("Quartz for the kitchen.", kind="pattern"), [new_fact], engine="x"
+    )
+    store.merge(kept, twin, text="The kitchen worktops will be quartz.", engine="offline")
+    Observation.objects.filter(pk=kept.pk).update(confirmed_at=timezone.now(), hit_count=2)
+    dream = Dream.objects.create(
+        owner=alice, text="Tomatoes and worktops both wait for spring.", reason="Seasons.",
+        score=0.72, engine="offline", kept_at=timezone.now(),
+    )  # fmt: skip
+    dream.facts_a.set([tomatoes])
+    dream.facts_b.set([old_fact, new_fact])
+    ConsolidationRun.objects.create(
+        owner=alice, kind="merge", finished_at=timezone.now(), engine="offline",
+        summary={"merged": 1}, error="",
+    )  # fmt: skip
 
 
 # --- field by field, straight from the database ----------------------------------------------
@@ -149,7 +185,17 @@ OWNED = [
     (Recall, "owner"),
     (RecallHit, "recall__owner"),
     (Classification, "owner"),
+    (Observation, "owner"),
+    (ObservationChange, "observation__owner"),
+    (Dream, "owner"),
+    (ConsolidationRun, "owner"),
+    # Many-to-many lists of memories: rows of their own tables, compared as sets.
+    (Observation.facts.through, "observation__owner"),
+    (ObservationChange.facts.through, "observationchange__observation__owner"),
+    (Dream.facts_a.through, "dream__owner"),
+    (Dream.facts_b.through, "dream__owner"),
 ]
+THROUGH = {model for model, _ in OWNED if model._meta.auto_created}
 # Not content: the row's id, its owner, what indexing recomputes, and which process ran a
 # compression (left out of the backup on purpose: it names a process of this machine).
 NOT_COMPARED = {"id", "owner", "indexed_hash", "vector_tick", "compression_worker"}
@@ -182,6 +228,8 @@ def snapshot(member) -> dict[str, list[dict]]:
             }
             for row in found
         ]
+    for model in THROUGH:  # written in an order of their own: as sets
+        result[model.__name__].sort(key=lambda row: tuple(row.values()))
     for row in result["Classification"]:
         row["trails"] = {stage: named(Recall, pk) for stage, pk in row["trails"].items()}
         for step in row["steps"]:
@@ -208,7 +256,13 @@ def test_every_field_of_every_kind_of_row_is_in_the_backup_or_left_out_on_purpos
                 assert field.name in section.refs or field.name in later or field.name == "owner"
             else:
                 assert field.name in section.fields or field.name in backup.LEFT_OUT, field
-    assert {model for model, _ in OWNED} == {s.model for s in backup.SECTIONS} | {NarrativeMemory}
+    assert {model for model, _ in OWNED} == {s.model for s in backup.SECTIONS} | {
+        NarrativeMemory
+    } | THROUGH
+    for section in backup.SECTIONS:  # each plain many-to-many list is in the file
+        plain = section.model._meta.many_to_many
+        names = {f.name for f in plain if f.remote_field.through._meta.auto_created}
+        assert names == set(backup.MANY.get(section.name, ())), section.name
 
 
 def test_the_household_fixture_has_a_row_of_every_kind(household):
@@ -261,6 +315,26 @@ def test_a_members_own_backup_restores_into_them_without_doubling(household):
     restored(backup.export_backup(owner=household), household)
 
     assert snapshot(household) == before
+
+
+def observed(member):
+    rows = list(Observation.objects.filter(owner=member).order_by("pk"))
+    return [o.text for o in rows], store.vectors_of(member.pk, rows)
+
+
+def test_observations_and_dreams_come_back_with_their_vectors_embedded_again(household, carol):
+    restored(backup.export_backup(owner=household), carol)
+
+    (texts, vectors), (theirs, original) = observed(carol), observed(household)
+    assert texts == theirs  # the merged one too: it keeps its vector, as it was
+    cosines = (vectors * original).sum(axis=1)
+    assert len(cosines) == 2 and cosines.min() > 0.999
+    live = store.live(carol.pk).get()
+    nearest = store.nearest(carol.pk, embeddings.embed_one("what are the worktops made of"), k=1)
+    assert nearest[0][0] == live
+    dream = Dream.objects.get(owner=carol)
+    blob = consolidation_sql.vectors("dream", owner_id=carol.pk, ids=[dream.pk])[dream.pk]
+    assert len(blob) == 4 * embeddings.DIMENSIONS
 
 
 def test_the_download_is_the_full_backup(household, client, carol):
@@ -459,6 +533,12 @@ def small_backup(alice, remember, index):
     conversation, message = conversations.add_message(owner=alice, content="When do beans go in?")
     chat.respond(conversation=conversation, message=message)
     MemoryItem.objects.create(memory=beans, type="task", data={"description": "Water"})
+    observation = store.create(alice.pk, store.Draft("Beans climb"), [beans], engine="offline")
+    store.update(observation, "Beans climb the fence", [tomatoes], engine="offline")
+    dream = Dream.objects.create(owner=alice, text="Beans and tomatoes share the sun.")
+    dream.facts_a.set([beans])
+    dream.facts_b.set([tomatoes])
+    ConsolidationRun.objects.create(owner=alice, kind="dream", summary={"kept": 1})
     return backup.export_backup(owner=alice)
 
 
@@ -515,6 +595,17 @@ HOSTILE = [
     ("recalls.0.parameters", {"deep": ["\x1b[31m"]}, "parameters contains control characters"),
     ("links.0.related", "self", "related names 'self'"),
     ("mentions.0.surface", "x" * 201, "surface is longer than 200 characters"),
+    ("observations.0.kind", "vibe", "kind must be one of"),
+    ("observations.0.facts", [999_999], "facts names 999999"),
+    ("observations.0.facts", "all", "facts must be a list of memory ids"),
+    ("observations.0.merged_into", 999_999, "merged_into names 999999"),
+    ("observations.0.evidence_count", -3, "evidence_count must be a whole number from 0"),
+    ("observation_changes.1.observation", None, "observation names None"),
+    ("observation_changes.1.previous_text", "Bell \x07", "previous_text contains control"),
+    ("dreams.0.facts_b", [True], "facts_b names True"),
+    ("dreams.0.score", float("inf"), "score must be a finite number"),
+    ("consolidation_runs.0.summary", ["kept"], "summary must be a JSON dict"),
+    ("consolidation_runs.0.kind", "nap", "kind must be one of"),
 ]
 
 
