@@ -350,4 +350,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "INFO"},
+    # The MCP SDK logs every stateless HTTP request's session at INFO.
+    "loggers": {"mcp": {"level": "WARNING"}},
 }
