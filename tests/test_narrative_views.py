@@ -7,8 +7,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from memories.models import Memory
 from narratives import services as narratives
 from narratives.models import Narrative
+from talkingrock.tools import call_tool
 
 
 def link(owner, summary, *, previous=None, memory_ids=(), topic=""):
@@ -123,16 +125,21 @@ def test_a_long_chain_is_walked_page_by_page(alice_client, alice):
     assert f'href="{back}" rel="prev"' in body and f'href="{forward}" rel="next"' in body
 
 
-def test_a_memory_page_opens_the_recall_chain(alice_client, alice, remember, thread):
+def stored_by_agent(member, content: str) -> Memory:
+    return Memory.objects.get(pk=call_tool(member, "memory_store", content=content)["id"])
+
+
+def test_a_memory_page_opens_the_recall_chain(alice_client, alice, thread):
     links, _, oak, quote = thread
-    stamped = remember("The tiles are from the shop in town.")  # stored while links[3] is newest
+    # Stored by an agent while links[3] is newest: its caller stamps the active link.
+    stamped = stored_by_agent(alice, "The tiles are from the shop in town.")
     assert stamped.narrative == Narrative.objects.filter(owner=alice).first()
     body = page(alice_client, "memories:detail", oak.pk)
     assert "Stored before any narrative." in body  # oak was stored first
     assert links[1].summary in body and links[2].summary in body  # the narratives linking it
 
     linked = narratives.create(owner=alice, summary="Tiles and quote.", memory_ids=[quote.pk])
-    newer = remember("The tiler comes next week.")
+    newer = stored_by_agent(alice, "The tiler comes next week.")
     body = page(alice_client, "memories:detail", newer.pk)
     assert linked.summary in body and "Marta&#x27;s quote" in body  # its narrative's siblings
 

@@ -98,13 +98,40 @@ def _word(name: str) -> str:
     return rf"(^|[^\w]){re.escape(name)}([^\w]|$)"
 
 
-def observation_for(owner_id: int, key: Key) -> Observation | None:
+def observation_for(owner_id: int, key: Key, vector=None) -> Observation | None:
+    """The observation of the key. With a relation it is the one (the relation names the
+    property); without one, a key holds one observation per topic, and the fact's is the one
+    nearest in meaning, if any is as near as ``same_topic``."""
     found = store.live(owner_id).filter(kind=Observation.Kind.STATE, relation=key.relation)
     if key.entity_id is not None:
         found = found.filter(entity_id=key.entity_id)
     else:
         found = found.filter(entity=None, subject=key.subject)
-    return found.order_by("-updated_at", "-id").first()
+    found = list(found.order_by("-updated_at", "-id"))
+    if key.relation or not found:
+        return found[0] if found else None
+    if vector is None:
+        return None
+    similarity = store.vectors_of(owner_id, found) @ vector
+    best = int(np.argmax(similarity))
+    return found[best] if similarity[best] >= _config("same_topic") else None
+
+
+def same_topic_facts(owner_id: int, key: Key, fact: Memory, vector) -> list[Memory]:
+    """The other facts of the key, and without a relation only those on the fact's topic."""
+    others = [f for f in same_key_facts(owner_id, key) if f.pk != fact.pk]
+    if key.relation or not others:
+        return others
+    if vector is None:
+        return []
+    stored = own_vectors([f.pk for f in others])
+    return [
+        f
+        for f in others
+        if f.pk in stored
+        and float(np.frombuffer(stored[f.pk][1], dtype=np.float32) @ vector)
+        >= _config("same_topic")
+    ]
 
 
 @dataclass
@@ -156,9 +183,9 @@ def decide_offline(fact: Memory, vector: np.ndarray | None) -> Decision:
     key = key_of(fact)
     if key is None:
         return Decision("skip", "No entity or subject to hang it on.")
-    if (existing := observation_for(fact.owner_id, key)) is not None:
+    if (existing := observation_for(fact.owner_id, key, vector)) is not None:
         return _against(existing, fact, vector, key.label)
-    others = [f for f in same_key_facts(fact.owner_id, key) if f.pk != fact.pk]
+    others = same_topic_facts(fact.owner_id, key, fact, vector)
     if not others:
         return Decision("skip", f"The only fact on {key.label} so far; waiting for a second.")
     facts = sorted([*others, fact], key=lambda f: (store.when(f), f.pk))

@@ -203,6 +203,9 @@ TALKINGROCK_CONSOLIDATION = {
     "daily_schedule": os.environ.get("TALKINGROCK_CONSOLIDATION_DAILY", "30 3 * * *"),
     "batch": 200,  # facts per member per pass
     "agree": 0.85,  # offline: a fact this close to an observation's text is more evidence for it
+    # Offline, facts about one entity with no relation are one topic when at least this close
+    # (MiniLM: sentences on one topic mostly score 0.4-0.8, unrelated ones below 0.3).
+    "same_topic": 0.45,
     "model_timeout": 60.0,  # seconds per consolidation answer from the model
     "stale_minutes": 30,  # a run unfinished this long is a dead worker's; the next one takes over
     "window_days": 120,  # the temporal pass reads facts this recent
