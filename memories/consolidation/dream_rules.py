@@ -40,6 +40,8 @@ _STOP = frozenset(
     more most much must never only other over really said same should some still such than
     that their them then there these they thing things this those through time today told
     very want week went were what when where which while will with would year your yours""".split()
+    # Units and spans of time say how much, not what about: never a cluster's name.
+    + "mins minutes hours hrs secs seconds days weeks months years quarter times".split()
 )
 
 

@@ -187,6 +187,17 @@ def save(owner_id: int, candidates: list[Candidate], *, now, run: Run) -> list[D
     return saved
 
 
+def keep_the_best(owner_id: int, limit: int) -> int:
+    """At most ``limit`` dreams wait for the member at a time: the best by score (the newer on a
+    tie). Those that fall out were never looked at and are removed; kept and dismissed ones are
+    the member's and stay. Returns how many went."""
+    waiting = Dream.objects.filter(owner_id=owner_id, kept_at=None, dismissed=False)
+    beyond = list(waiting.order_by("-score", "-created_at", "-id").values_list("pk", flat=True))
+    if len(beyond) <= limit:
+        return 0
+    return Dream.objects.filter(pk__in=beyond[limit:]).delete()[1].get("memories.Dream", 0)
+
+
 def dream_member(owner_id: int, *, use_model=None, progress=None, now=None) -> dict:
     """Dream for one member; returns the counts (facts, clusters, candidates, dreams…)."""
     use_model = llm.status().engine == "ollama" if use_model is None else use_model
@@ -220,6 +231,7 @@ def dream_member(owner_id: int, *, use_model=None, progress=None, now=None) -> d
             run.count("candidates", len(kept))
         saved = save(owner_id, kept, now=now, run=run)
         run.count("dreams", len(saved))
+        run.count("replaced", keep_the_best(owner_id, limit))
         if progress:
             for dream in saved:
                 progress(

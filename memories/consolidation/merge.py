@@ -11,8 +11,9 @@ merge removes an observation, and between merges every pair is judged at most on
 
 The offline rule merges two observations only when all of these hold:
 - they are of the same kind (a trend and a state about one thing say different things);
-- they are about the same entity, or, when either has no entity, the same non-empty subject;
-- they have the same relation ("swimming", "pickup time"…);
+- they are about the same entity (or two entities one of whose names is the other's short
+  form, "Rose" and "Grandma Rose"), or, when either has no entity, the same non-empty subject;
+- they have the same relation ("swimming", "pickup time"…), or one has none (not known);
 - their values are compatible (memories/consolidation/values.py): for each kind of value both
   texts state (times, dates, years, months, weekdays, numbers) the values are the same, and
   both or neither is negated. "Tuesdays at 5pm" and "Tuesday at 17:00" agree; "Tuesdays" and
@@ -33,6 +34,7 @@ from django.conf import settings
 from memories.consolidation import prompts, sql, store
 from memories.consolidation.runs import Run
 from memories.consolidation.values import conflicts, invented
+from memories.entities import normalize
 from memories.models import Observation
 from talkingrock import llm
 
@@ -67,16 +69,23 @@ def _about(observation: Observation) -> str:
     return observation.subject
 
 
+def same_name(first: str, second: str) -> bool:
+    """One name is the other's short form: every word of the shorter is a word of the longer
+    ("Rose" and "Grandma Rose", "Dr Patel" and "Patel"); households call people both ways."""
+    a, b = set(normalize(first).split()), set(normalize(second).split())
+    return bool(a and b) and (a <= b or b <= a)
+
+
 def decide_offline(a: Observation, b: Observation, similarity: float) -> Verdict:
     """The rule in the module's docstring, with the reason it gives."""
     if a.kind != b.kind:
         return Verdict("keep", f"Different kinds ({a.kind} and {b.kind}).")
     if a.entity_id is not None and b.entity_id is not None:
-        if a.entity_id != b.entity_id:
+        if a.entity_id != b.entity_id and not same_name(_about(a), _about(b)):
             return Verdict("keep", f"About different people or things ({_about(a)}, {_about(b)}).")
     elif not a.subject or a.subject.casefold() != b.subject.casefold():
         return Verdict("keep", "Not about the same subject.")
-    if a.relation.casefold() != b.relation.casefold():
+    if a.relation and b.relation and a.relation.casefold() != b.relation.casefold():
         return Verdict(
             "keep", f"Different relations ({a.relation or 'none'}, {b.relation or 'none'})."
         )
