@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
 from memories import indexing, services, vectors
+from memories.models import Memory
 from talkingrock.models import ApiToken
 
 PASSWORD = "correct horse battery staple"
@@ -73,6 +74,26 @@ def index():
         return indexing.index_memories(owner_id=owner.pk if owner else None)
 
     return run
+
+
+@pytest.fixture
+def fact(alice, index):
+    """Store a fact (as extraction or an agent does) that happened ``when``, indexed at once."""
+
+    def store_fact(text, when, *, owner=None, subject="", relation="", **fields):
+        memory = services.memory_store(
+            owner=owner or alice,
+            content=text,
+            kind=Memory.Kind.FACT,
+            subject=subject,
+            relation=relation,
+            happened_at=when,
+            **fields,
+        )
+        index(owner or alice)
+        return memory
+
+    return store_fact
 
 
 @pytest.fixture(autouse=True)

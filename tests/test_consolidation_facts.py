@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
-from memories import services
 from memories.consolidation import context, facts, store
 from memories.consolidation.runs import Run
 from memories.models import ConsolidationRun, Memory, Observation, ObservationChange
@@ -18,24 +15,6 @@ from talkingrock import embeddings
 
 def day(n: int) -> datetime:
     return datetime(2026, 2, 1, 9, tzinfo=UTC) + timedelta(days=n)
-
-
-@pytest.fixture
-def fact(alice, index):
-    def store_fact(text, when, *, owner=None, subject="", relation="", **fields):
-        memory = services.memory_store(
-            owner=owner or alice,
-            content=text,
-            kind=Memory.Kind.FACT,
-            subject=subject,
-            relation=relation,
-            happened_at=when,
-            **fields,
-        )
-        index(owner or alice)
-        return memory
-
-    return store_fact
 
 
 def consolidate(member, **options):

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memories import services
 from memories.consolidation import prompts, store, temporal
 from memories.models import ConsolidationRun, Memory, Observation, ObservationChange
 from talkingrock import embeddings
@@ -19,23 +18,6 @@ NOW = datetime(2026, 3, 10, 20, tzinfo=UTC)
 
 def on(month: int, day: int, year: int = 2026) -> datetime:
     return datetime(year, month, day, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-def fact(alice, index):
-    def store_fact(text, when, *, owner=None, subject="", relation=""):
-        memory = services.memory_store(
-            owner=owner or alice,
-            content=text,
-            kind=Memory.Kind.FACT,
-            subject=subject,
-            relation=relation,
-            happened_at=when,
-        )
-        index(owner or alice)
-        return memory
-
-    return store_fact
 
 
 @pytest.fixture

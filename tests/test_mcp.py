@@ -16,7 +16,12 @@ from mcp import StdioServerParameters
 
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 from tests.support import processes
-from tests.support.mcp_client import connected, stdio_parameters, stdio_session
+from tests.support.mcp_client import (
+    connected,
+    stdio_parameters,
+    stdio_session,
+    store_foreign_memory,
+)
 from tests.support.processes import ROOT, shell
 
 MEMBER = "writer0"
@@ -30,15 +35,7 @@ def env(tmp_path_factory):
 @pytest.fixture(scope="module")
 def foreign_memory(env) -> int:
     """The id of a memory of another member (writer1)."""
-    return int(
-        shell(
-            env,
-            "from django.contrib.auth import get_user_model\n"
-            "from memories.services import memory_store\n"
-            "u = get_user_model().objects.get(username='writer1')\n"
-            "print(memory_store(owner=u, content='Our safe code is in the blue folder').pk)",
-        )
-    )
+    return store_foreign_memory(env)
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from tests.support.mcp_client import (
     http_session,
     stdio_parameters,
     stdio_session,
+    store_foreign_memory,
 )
 from tests.support.processes import manage, shell
 from tests.support.server import served
@@ -49,15 +50,7 @@ def env(tmp_path_factory):
 @pytest.fixture(scope="module")
 def foreign_memory(env) -> int:
     """The id of a memory of writer1: not writer0's, nor writer2's."""
-    return int(
-        shell(
-            env,
-            "from django.contrib.auth import get_user_model\n"
-            "from memories.services import memory_store\n"
-            "u = get_user_model().objects.get(username='writer1')\n"
-            "print(memory_store(owner=u, content='Our safe code is in the blue folder').pk)",
-        )
-    )
+    return store_foreign_memory(env)
 
 
 @pytest.fixture(scope="module")

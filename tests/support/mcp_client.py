@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from tests.support.processes import ROOT
+from tests.support.processes import ROOT, shell
 
 PYTHON = str(Path(sys.executable).absolute())
 
@@ -90,3 +90,16 @@ def connected(session) -> Iterator[Client]:
         portal.wrap_async_context_manager(session) as client_session,
     ):
         yield Client(portal, client_session)
+
+
+def store_foreign_memory(env) -> int:
+    """A memory of writer1's in the ``env`` household: the id another member must be refused."""
+    return int(
+        shell(
+            env,
+            "from django.contrib.auth import get_user_model\n"
+            "from memories.services import memory_store\n"
+            "u = get_user_model().objects.get(username='writer1')\n"
+            "print(memory_store(owner=u, content='Our safe code is in the blue folder').pk)",
+        )
+    )
