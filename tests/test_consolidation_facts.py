@@ -104,6 +104,9 @@ def test_a_second_run_for_the_same_member_waits_for_the_first(alice, fact):
     consolidate(alice)
     runs = ConsolidationRun.objects.filter(owner=alice, kind="consolidate")
     assert runs.count() == 2 and all(run.finished_at for run in runs)
+    # Nothing waits now: the schedule's next asks record nothing.
+    assert consolidate(alice) == {} and runs.count() == 2
+    assert store.pending_owner_ids() == set()
 
 
 # --- with the scripted Ollama -------------------------------------------------------------------

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from memories.consolidation import prompts, store
@@ -282,16 +282,14 @@ def consolidate_member(
     owner_id: int, *, limit: int | None = None, use_model=None, progress=None
 ) -> dict:
     """Consolidate up to ``limit`` of the member's pending facts, one at a time, oldest first."""
+    if not store.pending(owner_id).exists():
+        return {}  # nothing waits: no run is recorded (the schedule asks every 30 seconds)
     use_model = llm.status().engine == "ollama" if use_model is None else use_model
     with Run.start(owner_id, Run.CONSOLIDATE, engine="ollama" if use_model else "offline") as run:
         if run is None:
             return {"busy": 1}
-        # Only facts already indexed: their vector and their entities are what they are weighed by.
         pending = (
-            store.pending(owner_id)
-            .filter(indexed_hash=F("content_hash"))
-            .select_related("owner")
-            .prefetch_related("mentions__entity")
+            store.pending(owner_id).select_related("owner").prefetch_related("mentions__entity")
         )
         for fact in pending[: limit or _config("batch")]:
             vector = _vector(fact)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from memories.consolidation import sql
@@ -33,13 +33,27 @@ def facts_of(owner_id: int) -> QuerySet[Memory]:
 
 
 def pending(owner_id: int) -> QuerySet[Memory]:
-    """The member's facts not yet consolidated, oldest first (as they happened)."""
-    return facts_of(owner_id).filter(consolidated_at=None).order_by("created_at", "id")
+    """The member's indexed facts not yet consolidated, in the order they were stored (only
+    indexed ones: their vector and their entities are what they are weighed by)."""
+    return (
+        facts_of(owner_id)
+        .filter(consolidated_at=None, indexed_hash=F("content_hash"))
+        .order_by("created_at", "id")
+    )
 
 
 def pending_owner_ids() -> set[int]:
-    """Members with at least one fact waiting for consolidation."""
-    waiting = Memory.objects.filter(consolidated_at=None, status=Memory.Status.CONFIRMED)
+    """Members with at least one indexed fact waiting for consolidation."""
+    waiting = (
+        Memory.objects.filter(
+            consolidated_at=None,
+            status=Memory.Status.CONFIRMED,
+            archived_at=None,
+            indexed_hash=F("content_hash"),
+        )
+        .exclude(Q(kind=Memory.Kind.MEMORY, source=Memory.Source.CONVERSATION))
+        .exclude(source=Memory.Source.CORRECTION)
+    )
     return set(waiting.values_list("owner_id", flat=True).distinct())
 
 

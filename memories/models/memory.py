@@ -117,6 +117,13 @@ class Memory(models.Model):
             models.Index(
                 fields=["owner", "session"], condition=~Q(session=""), name="memory_owner_session"
             ),
+            # The facts waiting for consolidation, without scanning the rest (memories/
+            # consolidation: the 30-second pass asks who has any).
+            models.Index(
+                fields=["owner"],
+                condition=Q(consolidated_at=None),
+                name="memory_pending_consolidation",
+            ),
             # The few memories waiting for the indexing task, without scanning the rest.
             models.Index(
                 fields=["owner"],
