@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from django.core.management import call_command
+from django.db import connection
+
 from memories.consolidation import context, facts, store
+from memories.consolidation import sql as consolidation_sql
 from memories.consolidation.runs import Run
+from memories.housekeeping import missing_triggers
 from memories.models import ConsolidationRun, Memory, Observation, ObservationChange
 from memories.recall import recall
 from talkingrock import embeddings
@@ -203,3 +208,20 @@ def test_used_observations_restart_their_decay(alice, fact):
     context.mark_used(hits)
     observation = Observation.objects.get()
     assert observation.hit_count == 1 and observation.last_hit_at is not None
+
+
+def test_the_observation_index_and_vector_triggers_come_back_after_migrate(alice, fact):
+    # As a table remake leaves them (TECH_NOTES §2.1): every trigger on the table gone.
+    with connection.cursor() as cursor:
+        for name in consolidation_sql.TRIGGERS:
+            cursor.execute(f"DROP TRIGGER {name}")
+    assert missing_triggers(ddl=consolidation_sql) == list(consolidation_sql.TRIGGERS)
+    fact("Alice is the mobile app lead.", day(0), relation="state")
+    fact("Alice leads the backend rewrite.", day(14), relation="state")
+    consolidate(alice)  # written while the trigger was gone: the rebuild indexes it
+
+    call_command("migrate", verbosity=0)
+
+    assert missing_triggers(ddl=consolidation_sql) == []
+    found = consolidation_sql.matching_observations(owner_id=alice.pk, match="backend", limit=5)
+    assert found == [Observation.objects.get().pk]
