@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from memories.consolidation import prompts, store
@@ -83,7 +84,9 @@ def key_of(fact: Memory) -> Key | None:
     return None
 
 
-def same_key_facts(owner_id: int, key: Key):
+def same_key_facts(owner_id: int, key: Key) -> list[Memory]:
+    """The key's newest ``key_facts`` facts: enough to start an observation with its history,
+    bounded however often a name comes up (a partner named in thousands of facts)."""
     facts = store.facts_of(owner_id).filter(relation=key.relation)
     if key.entity_id is not None:
         entity = Entity.objects.get(pk=key.entity_id)
@@ -91,7 +94,8 @@ def same_key_facts(owner_id: int, key: Key):
         facts = facts.filter(Q(pk__in=mentioned) | Q(content__iregex=_word(entity.name)))
     else:
         facts = facts.filter(subject__iexact=key.subject)
-    return facts.select_related("owner").prefetch_related("mentions__entity")
+    newest = facts.order_by(Coalesce("happened_at", "created_at").desc(), "-id")
+    return list(newest[: _config("key_facts")])
 
 
 def _word(name: str) -> str:
@@ -156,7 +160,8 @@ def _agrees(observation: Observation, vector: np.ndarray | None) -> float:
 
 
 def _newest_source(observation: Observation):
-    return max((store.when(f) for f in observation.facts.all()), default=None)
+    """When the newest of its facts happened (one query, however much evidence it has)."""
+    return observation.facts.aggregate(newest=Max(Coalesce("happened_at", "created_at")))["newest"]
 
 
 def _against(existing: Observation, fact: Memory, vector, label: str) -> Decision:
@@ -195,7 +200,7 @@ def decide_offline(fact: Memory, vector: np.ndarray | None) -> Decision:
 def _candidates_text(candidates: list[tuple[Observation, float]]) -> str:
     blocks = []
     for observation, similarity in candidates:
-        facts = sorted(observation.facts.all(), key=lambda f: (store.when(f), f.pk))[-8:]
+        facts = store.newest_facts(observation, 8)
         lines = [f"[observation {observation.pk}] {observation.text} (cosine {similarity:.2f})"]
         lines += [f"  fact {store.when(f):%Y-%m-%d}: {f.content[:300]}" for f in facts]
         lines += [

@@ -99,7 +99,7 @@ def decide_offline(a: Observation, b: Observation, similarity: float) -> Verdict
 
 
 def _shown(observation: Observation) -> str:
-    facts = sorted(observation.facts.all(), key=lambda f: (store.when(f), f.pk))[-FACTS_SHOWN:]
+    facts = store.newest_facts(observation, FACTS_SHOWN)
     about = " / ".join(x for x in (_about(observation), observation.relation) if x) or "—"
     lines = [
         f"“{observation.text}” (kind {observation.kind}, about {about}, "

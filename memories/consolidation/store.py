@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from memories.consolidation import sql
@@ -59,6 +60,12 @@ def pending_owner_ids() -> set[int]:
 
 def when(fact: Memory):
     return fact.happened_at or fact.created_at
+
+
+def newest_facts(observation: Observation, n: int) -> list[Memory]:
+    """The observation's ``n`` newest facts, in the order they happened."""
+    ordered = observation.facts.order_by(Coalesce("happened_at", "created_at").desc(), "-id")
+    return list(ordered[:n])[::-1]
 
 
 def _newest(facts: Iterable[Memory]):
