@@ -138,6 +138,22 @@ def term_match_counts(*, owner_id: int, table: str, terms: tuple[str, ...], cap:
         return list(cursor.fetchone())
 
 
+@_on_member_index
+def ids_naming(*, owner_id: int, table: str, name: str, limit: int) -> list[int]:
+    """The member's newest ``limit`` memories whose words hold ``name`` as a phrase, however
+    it is capitalised ("priya" for Priya): the keyword index answers, no row is scanned."""
+    terms = sanitise(name).terms
+    if not terms:
+        return []
+    phrase = '"' + " ".join(terms) + '"'
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT rowid FROM {table} WHERE {table} MATCH %s ORDER BY rowid DESC LIMIT %s",
+            [phrase, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
 def within_budget(
     terms: tuple[str, ...], *, owner_id: int, budget: int | None = None
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:

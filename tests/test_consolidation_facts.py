@@ -8,12 +8,22 @@ from datetime import UTC, datetime, timedelta
 
 from django.core.management import call_command
 from django.db import connection
+from django.db.models import F
 
-from memories.consolidation import context, facts, store
+from memories.acts import ensure_your_story
+from memories.consolidation import context, facts, store, temporal
 from memories.consolidation import sql as consolidation_sql
 from memories.consolidation.runs import Run
 from memories.housekeeping import missing_triggers
-from memories.models import ConsolidationRun, Memory, Observation, ObservationChange
+from memories.models import (
+    ConsolidationRun,
+    Entity,
+    Memory,
+    Mention,
+    Observation,
+    ObservationChange,
+    content_hash,
+)
 from memories.recall import recall
 from talkingrock import embeddings
 
@@ -225,3 +235,36 @@ def test_the_observation_index_and_vector_triggers_come_back_after_migrate(alice
     assert missing_triggers(ddl=consolidation_sql) == []
     found = consolidation_sql.matching_observations(owner_id=alice.pk, match="backend", limit=5)
     assert found == [Observation.objects.get().pk]
+
+
+def test_a_member_with_over_a_thousand_entities_is_read_in_one_query_each(alice):
+    """A prefetch of mentions__entity asks SQLite for one OR per entity, past its expression
+    depth of 1,000 at this size (found by bench/consolidation.py at 100k memories)."""
+    story = ensure_your_story(owner=alice)
+    rows = [
+        Memory(
+            owner=alice,
+            act=story,
+            content=f"Met person{n} at the market.",
+            content_hash=content_hash(f"Met person{n} at the market."),
+            kind=Memory.Kind.FACT,
+            happened_at=day(n % 60),
+        )
+        for n in range(1001)
+    ]
+    rows = Memory.objects.bulk_create(rows)
+    Memory.objects.filter(owner=alice).update(indexed_hash=F("content_hash"))
+    people = Entity.objects.bulk_create(
+        [Entity(owner=alice, name=f"Person{n}", normalized=f"person{n}") for n in range(1001)]
+    )
+    Mention.objects.bulk_create(
+        [Mention(entity=e, memory=m, surface=e.name) for e, m in zip(people, rows, strict=True)]
+    )
+
+    read = list(store.with_mentions(store.facts_of(alice.pk)))
+    window = temporal.recent_facts(alice.pk, day(90))
+
+    assert len(read) == 1001 and {m.entity_id for f in read for m in f.mentions.all()} == {
+        e.pk for e in people
+    }
+    assert len(window) == 1001

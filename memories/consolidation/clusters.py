@@ -87,12 +87,7 @@ def facts_with_vectors(owner_id: int) -> tuple[list[Memory], np.ndarray]:
     newest = store.facts_of(owner_id).order_by("-id").values_list("pk", flat=True)[:MAX_FACTS]
     found = own_vectors(list(newest))
     ids = sorted(pk for pk, (owner, _) in found.items() if owner == owner_id)
-    facts = list(
-        store.facts_of(owner_id)
-        .filter(pk__in=ids)
-        .order_by("pk")
-        .prefetch_related("mentions__entity")
-    )
+    facts = list(store.with_mentions(store.facts_of(owner_id).filter(pk__in=ids).order_by("pk")))
     if not facts:
         return [], np.zeros((0, embeddings.DIMENSIONS), dtype=np.float32)
     vectors = np.stack([np.frombuffer(found[f.pk][1], dtype=np.float32) for f in facts])

@@ -15,7 +15,6 @@ Every fact looked at is stamped ``consolidated_at``, whatever was decided."""
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +24,7 @@ from django.db.models import Max, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from memories import search
 from memories.consolidation import prompts, store
 from memories.consolidation.runs import Run
 from memories.consolidation.values import values_of
@@ -91,15 +91,12 @@ def same_key_facts(owner_id: int, key: Key) -> list[Memory]:
     if key.entity_id is not None:
         entity = Entity.objects.get(pk=key.entity_id)
         mentioned = Mention.objects.filter(entity=entity, addressed=False).values("memory_id")
-        facts = facts.filter(Q(pk__in=mentioned) | Q(content__iregex=_word(entity.name)))
+        named = search.ids_naming(owner_id=owner_id, name=entity.name, limit=_config("key_scan"))
+        facts = facts.filter(Q(pk__in=mentioned) | Q(pk__in=named))
     else:
         facts = facts.filter(subject__iexact=key.subject)
     newest = facts.order_by(Coalesce("happened_at", "created_at").desc(), "-id")
     return list(newest[: _config("key_facts")])
-
-
-def _word(name: str) -> str:
-    return rf"(^|[^\w]){re.escape(name)}([^\w]|$)"
 
 
 def observation_for(owner_id: int, key: Key, vector=None) -> Observation | None:
@@ -247,8 +244,14 @@ def apply(fact: Memory, decision: Decision, engine: str) -> str:
     if decision.action == "enrich":
         store.enrich(decision.observation, [fact], reason=decision.reason)
     elif decision.action == "update":
+        own = _vector(fact) if decision.text == fact.content else None  # its words: its vector
         store.update(
-            decision.observation, decision.text, [fact], engine=engine, reason=decision.reason
+            decision.observation,
+            decision.text,
+            [fact],
+            engine=engine,
+            reason=decision.reason,
+            vector=own,
         )
     elif decision.action == "create" and decision.facts:  # offline: oldest first, as it changed
         Memory.objects.filter(  # the others join now; they need no pass of their own
@@ -260,13 +263,24 @@ def apply(fact: Memory, decision: Decision, engine: str) -> str:
             first.content, subject=key.subject, relation=key.relation, entity_id=key.entity_id
         )
         observation = store.create(
-            fact.owner_id, draft, [first], engine=engine, reason=decision.reason
+            fact.owner_id,
+            draft,
+            [first],
+            engine=engine,
+            reason=decision.reason,
+            vector=_vector(first),
         )
         for later in rest:
-            follow = _against(observation, later, _vector(later), key.label)
+            vector = _vector(later)
+            follow = _against(observation, later, vector, key.label)
             if follow.action == "update":
                 store.update(
-                    observation, later.content, [later], engine=engine, reason=follow.reason
+                    observation,
+                    later.content,
+                    [later],
+                    engine=engine,
+                    reason=follow.reason,
+                    vector=vector,
                 )
             else:
                 store.enrich(observation, [later], reason=follow.reason)
@@ -293,9 +307,7 @@ def consolidate_member(
     with Run.start(owner_id, Run.CONSOLIDATE, engine="ollama" if use_model else "offline") as run:
         if run is None:
             return {"busy": 1}
-        pending = (
-            store.pending(owner_id).select_related("owner").prefetch_related("mentions__entity")
-        )
+        pending = store.with_mentions(store.pending(owner_id).select_related("owner"))
         for fact in pending[: limit or _config("batch")]:
             vector = _vector(fact)
             engine = "offline"

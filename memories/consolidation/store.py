@@ -9,12 +9,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from memories.consolidation import sql
-from memories.models import Memory, Observation, ObservationChange
+from memories.models import Memory, Mention, Observation, ObservationChange
 from talkingrock import embeddings
 
 Change = ObservationChange.Kind
@@ -30,6 +30,15 @@ def facts_of(owner_id: int) -> QuerySet[Memory]:
     ).exclude(
         Q(kind=Memory.Kind.MEMORY, source=Memory.Source.CONVERSATION)
         | Q(source=Memory.Source.CORRECTION)
+    )
+
+
+def with_mentions(facts: QuerySet[Memory]) -> QuerySet[Memory]:
+    """The facts with their mentions and each mention's entity, in one query each. (Not
+    ``prefetch_related("mentions__entity")``: for a member with over a thousand entities Django
+    asks SQLite for one OR per entity, beyond SQLite's expression depth of 1,000.)"""
+    return facts.prefetch_related(
+        Prefetch("mentions", queryset=Mention.objects.select_related("entity"))
     )
 
 
@@ -108,9 +117,10 @@ class Draft:
 
 
 def create(
-    owner_id: int, draft: Draft, facts: Sequence[Memory], *, engine: str, reason=""
+    owner_id: int, draft: Draft, facts: Sequence[Memory], *, engine: str, reason="", vector=None
 ) -> Observation:
-    vector = embeddings.embed_one(draft.text)
+    """``vector``: the text's embedding when the caller has it (a fact's own words)."""
+    vector = embeddings.embed_one(draft.text) if vector is None else vector
     with transaction.atomic():
         observation = Observation.objects.create(
             owner_id=owner_id,
@@ -130,12 +140,19 @@ def create(
 
 
 def update(
-    observation: Observation, text: str, facts: Sequence[Memory], *, engine: str, reason=""
+    observation: Observation,
+    text: str,
+    facts: Sequence[Memory],
+    *,
+    engine: str,
+    reason="",
+    vector=None,
 ) -> Observation:
-    """New text from new facts: the old text goes into the history, the vector is rewritten."""
+    """New text from new facts: the old text goes into the history, the vector is rewritten
+    (``vector``: the text's embedding when the caller has it)."""
     if text == observation.text:
         return enrich(observation, facts, reason=reason)
-    vector = embeddings.embed_one(text)
+    vector = embeddings.embed_one(text) if vector is None else vector
     with transaction.atomic():
         previous = observation.text
         observation.text, observation.engine = text, engine

@@ -51,15 +51,15 @@ def recent_facts(owner_id: int, now: datetime) -> list[Memory]:
     """The member's indexed facts (their vectors and entities written) that happened in the
     window, oldest first."""
     cutoff = now - timedelta(days=_config("window_days"))
-    return list(
+    window = (
         store.facts_of(owner_id)
         .filter(indexed_hash=F("content_hash"))
         .annotate(moment=Coalesce("happened_at", "created_at"))
         .filter(moment__gte=cutoff, moment__lte=now)
         .select_related("owner")
-        .prefetch_related("mentions__entity")
         .order_by("moment", "pk")
     )
+    return list(store.with_mentions(window))
 
 
 def entity_series(facts: Sequence[Memory]) -> list[rules.Series]:

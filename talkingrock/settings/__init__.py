@@ -207,6 +207,7 @@ TALKINGROCK_CONSOLIDATION = {
     # (MiniLM: sentences on one topic mostly score 0.4-0.8, unrelated ones below 0.3).
     "same_topic": 0.45,
     "key_facts": 50,  # offline: a new observation starts from at most this many of its key's facts
+    "key_scan": 1000,  # offline: the newest memories naming a key's entity looked through
     "model_timeout": 60.0,  # seconds per consolidation answer from the model
     "stale_minutes": 30,  # a run unfinished this long is a dead worker's; the next one takes over
     "window_days": 120,  # the temporal pass reads facts this recent
