@@ -55,5 +55,8 @@ def _wait_until_booted(process: subprocess.Popen, log: Path, seconds: float = 60
     while time.monotonic() < deadline and process.poll() is None:
         if "Booting worker" in log.read_text():
             return
-        time.sleep(0.1)
+        try:  # between looks at the log, wait on the process: its exit ends the wait at once
+            process.wait(timeout=0.1)
+        except subprocess.TimeoutExpired:
+            pass
     pytest.fail(f"gunicorn did not start (exit {process.poll()}):\n{log.read_text()}")
