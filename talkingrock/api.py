@@ -30,13 +30,12 @@ def _error(status: int, message: str) -> JsonResponse:
 
 def authenticate(request: HttpRequest):
     """The active member whose bearer token the request carries; otherwise ``ToolError`` 401,
-    or 429 while the address is locked out for guessing (throttle.py). Touches the database:
-    call it from synchronous code."""
+    or 429 once bad tokens from this address (or this bad token) reached the limit
+    (throttle.py). A valid token is looked up first and never refused for anyone else's
+    failures. Touches the database: call it from synchronous code."""
     scheme, _, raw = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
         raise ToolError(401, "Send your token as 'Authorization: Bearer <token>'.")
-    if throttle.token_locked(request):
-        raise ToolError(429, throttle.token_lockout_message(throttle.cooloff_minutes(request)))
     raw = raw.strip()
     # Our tokens are URL-safe ASCII; anything else cannot be one (and might not even encode).
     token = None
@@ -46,14 +45,16 @@ def authenticate(request: HttpRequest):
             .filter(token_hash=hash_token(raw), owner__is_active=True)
             .first()
         )
-    if token is None:
-        throttle.token_failed(request)
+    if token is not None:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        return token.owner
+    credentials = throttle.token_credentials(raw)
+    if not throttle.token_locked(request, credentials):
+        throttle.token_failed(request, credentials)
         # The failure that reaches the limit is answered as a locked-out one (axes marks it).
-        if getattr(request, "axes_locked_out", False):
-            raise ToolError(429, throttle.token_lockout_message(throttle.cooloff_minutes(request)))
-        raise ToolError(401, "That token is not valid (it may have been revoked).")
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    return token.owner
+        if not getattr(request, "axes_locked_out", False):
+            raise ToolError(401, "That token is not valid (it may have been revoked).")
+    raise ToolError(429, throttle.token_lockout_message(throttle.cooloff_minutes(request)))
 
 
 def _not_allowed(allow: str, message: str) -> JsonResponse:

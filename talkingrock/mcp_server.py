@@ -205,4 +205,16 @@ class HttpEndpoint:
             response = JSONResponse({"error": error.message}, error.status, headers=headers)
             await response(scope, receive, send)
             return
-        await self.session_manager.handle_request({**scope, "user": member}, receive, send)
+        scope = {**scope, "headers": _hosts_in_lower_case(scope["headers"]), "user": member}
+        await self.session_manager.handle_request(scope, receive, send)
+
+
+# Host names are case-insensitive (RFC 3986 §3.2.2), and Django's pages take "LOCALHOST" as
+# "localhost"; the SDK compares them exactly.
+_HOST_HEADERS = (b"host", b"origin")
+
+
+def _hosts_in_lower_case(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    return [
+        (name, value.lower() if name.lower() in _HOST_HEADERS else value) for name, value in headers
+    ]

@@ -1,6 +1,8 @@
-"""Guessing is slowed down: wrong passwords lock a (username, address) out for a while, with a
-clear page; guessed bearer tokens lock an address out of the tool API; weak passwords are
-refused when a member is added."""
+"""Guessing is slowed down: wrong passwords lock a (username, address) out for a while, and a
+username out from everywhere once guesses spread over many addresses reach the limit, with a
+clear page; a browser the member signed in with before is held only to its own count; bad bearer
+tokens are counted per token and address, and a valid token is never refused for someone else's
+failures; weak passwords are refused when a member is added."""
 
 from __future__ import annotations
 
@@ -9,9 +11,12 @@ from datetime import timedelta
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
+from talkingrock import throttle
 from talkingrock.forms import MemberForm
+from talkingrock.models import ApiToken
 from tests.conftest import PASSWORD
 
 LIMIT = settings.AXES_FAILURE_LIMIT
@@ -48,14 +53,58 @@ def test_fewer_wrong_passwords_than_the_limit_still_let_the_member_in(client, al
     assert not AccessAttempt.objects.exists()  # a good sign-in clears the count
 
 
-def test_a_lockout_is_per_username_and_address(client, alice, bob):
+def test_a_lockout_from_one_address_does_not_touch_other_members(client, alice, bob):
     for _ in range(LIMIT):
         sign_in(client, "alice", "wrong")
 
     assert sign_in(client, "alice", PASSWORD).status_code == 429  # locked here
-    assert sign_in(client, "alice", PASSWORD, address="10.0.0.7").status_code == 302  # not there
-    client.logout()
     assert sign_in(client, "bob", PASSWORD).status_code == 302  # bob at the same address is fine
+
+
+def test_guesses_spread_over_many_addresses_are_limited_per_account(client, alice):
+    """The attack: 4 wrong passwords from each of 20 loopback addresses, 80 guesses, were all
+    answered, and the right password then signed in. Now the account is paused once the
+    guesses reach the limit, wherever they come from."""
+    answered = 0
+    for n in range(20):
+        for _ in range(LIMIT - 1):
+            if sign_in(client, "alice", "wrong", address=f"127.0.0.{n + 2}").status_code != 429:
+                answered += 1
+
+    right = sign_in(Client(), "alice", PASSWORD, address="127.0.0.99")
+
+    assert answered == LIMIT - 1  # the one that reaches the limit is refused, and all after
+    assert right.status_code == 429 and "_auth_user_id" not in right.wsgi_request.session
+
+
+def test_the_members_usual_browser_is_not_locked_out_by_guesses_elsewhere(alice):
+    usual = Client()
+    assert sign_in(usual, "alice", PASSWORD).status_code == 302  # the device cookie is set
+    usual.post(reverse("logout"))  # signing out keeps the device cookie (Client.logout drops all)
+    for n in range(LIMIT * 3):
+        sign_in(Client(), "alice", "wrong", address=f"10.0.0.{n + 1}")
+
+    assert sign_in(Client(), "alice", PASSWORD, address="10.0.0.200").status_code == 429
+    assert sign_in(usual, "alice", PASSWORD).status_code == 302
+    assert signed_in(usual)
+
+
+def test_a_device_cookie_buys_no_more_than_its_own_count(alice):
+    usual = Client()
+    assert sign_in(usual, "alice", PASSWORD).status_code == 302
+    usual.post(reverse("logout"))  # signing out keeps the device cookie (Client.logout drops all)
+    for _ in range(LIMIT):
+        sign_in(usual, "alice", "wrong")
+
+    assert sign_in(usual, "alice", PASSWORD).status_code == 429
+
+
+def test_a_forged_device_cookie_is_not_trusted(client, alice):
+    for n in range(LIMIT):
+        sign_in(Client(), "alice", "wrong", address=f"10.0.1.{n + 1}")
+    client.cookies[throttle.DEVICE_COOKIE] = "alice"  # not signed by the server
+
+    assert sign_in(client, "alice", PASSWORD).status_code == 429
 
 
 def test_the_lockout_ends_after_the_cool_off(client, alice):
@@ -80,16 +129,33 @@ def call(client, token: str, address: str = "127.0.0.1"):
     )
 
 
-def test_guessed_tokens_lock_the_address_out_of_the_tool_api(client, alice_token):
-    for n in range(LIMIT - 1):
-        assert call(client, f"tr_guess{n}").status_code == 401
-    assert call(client, "tr_guess_last").status_code == 429  # the one that reaches the limit
+def test_a_revoked_token_is_stopped_but_a_valid_one_from_the_same_address_works(
+    client, alice, alice_token, bob
+):
+    """The attack: three bad tokens from 127.0.0.1 made /api and /mcp answer 429 to every
+    member's valid token from that address for 15 minutes."""
+    revoked = ApiToken.issue(owner=bob, name="old phone")
+    revoked[0].delete()
+    answers = [call(client, revoked[1]).status_code for _ in range(LIMIT + 2)]
 
-    locked = call(client, alice_token)
+    assert answers == [401] * (LIMIT - 1) + [429] * 3
+    assert call(client, alice_token).status_code == 200
+    assert "Too many invalid tokens" in call(client, revoked[1]).json()["error"]
 
-    assert locked.status_code == 429
-    assert "Too many invalid tokens from this address" in locked.json()["error"]
-    assert call(client, alice_token, address="10.0.0.7").status_code == 200
+
+def test_many_guessed_tokens_from_one_address_never_block_a_valid_one(client, alice_token):
+    answers = [call(client, f"tr_guess{n}").status_code for n in range(LIMIT * 4)]
+
+    assert answers[: LIMIT - 1] == [401] * (LIMIT - 1) and set(answers[LIMIT:]) == {429}
+    assert call(client, alice_token).status_code == 200
+    assert AccessAttempt.objects.count() <= LIMIT  # the locked-out ones are not recorded
+
+
+def test_bad_tokens_do_not_lock_anyone_out_of_signing_in(client, alice, alice_token):
+    for n in range(LIMIT * 2):
+        call(client, f"tr_guess{n}")
+
+    assert sign_in(client, "alice", PASSWORD).status_code == 302
 
 
 @pytest.mark.parametrize(

@@ -133,20 +133,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
-# from one address, that pair is locked out for the cool-off time, whatever the next password;
-# a correct sign-in clears the count. Other members signing in from the same machine are not
-# affected. The tool API's bearer tokens are throttled the same way per address (talkingrock/api.py).
+# Sign-in throttling (django-axes, talkingrock/throttle.py): AXES_FAILURE_LIMIT wrong passwords
+# for one username from one address, or for one username from anywhere, lock it out for the
+# cool-off time whatever the next password; a browser the member signed in with before is held
+# only to its own count, so guessing elsewhere cannot lock them out of it. A correct sign-in
+# clears the count. Bad bearer tokens count per token and address; a valid token always works.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("TALKINGROCK_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("TALKINGROCK_LOCKOUT_MINUTES", 15)))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = "talkingrock.throttle.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "talkingrock.throttle.locked_out"
 AXES_VERBOSE = False
+# An admin's password reset gives the member a one-time link (talkingrock/passwords.py): it
+# works for a day at most.
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -209,7 +213,9 @@ TALKINGROCK_CONSOLIDATION = {
     "key_facts": 50,  # offline: a new observation starts from at most this many of its key's facts
     "key_scan": 1000,  # offline: the newest memories naming a key's entity looked through
     "model_timeout": 60.0,  # seconds per consolidation answer from the model
-    "stale_minutes": 30,  # a run unfinished this long is a dead worker's; the next one takes over
+    # A run whose process ended is taken over at once; one whose process this machine cannot see
+    # (another host) only once it is this old.
+    "stale_minutes": 30,
     "window_days": 120,  # the temporal pass reads facts this recent
     "min_entity_facts": 3,  # an entity needs this many recent facts for the temporal pass
     "enrich_above": 0.90,  # a pattern this close to an observation enriches it instead
