@@ -49,7 +49,7 @@ def _config(name: str):
 
 def queue_reply(message: Message) -> None:
     """Have the worker write the reply once the message is committed."""
-    jobs.enqueue("conversations.tasks.reply", message.pk)
+    jobs.enqueue("conversations.tasks.reply", message.pk, owner_id=message.conversation.owner_id)
 
 
 def respond(*, conversation: Conversation, message: Message) -> Message:
@@ -142,9 +142,10 @@ def _write(conversation, message, content, engine, used, explanation, recall_id)
         reply.explanation = explanation.strip()
         reply.recall_id = recall_id
         reply.save(update_fields=["engine", "memories_used", "explanation", "recall"])
+        # The running narrative moves on.
         jobs.enqueue(
-            "conversations.tasks.advance_narrative", reply.pk
-        )  # the running narrative moves on
+            "conversations.tasks.advance_narrative", reply.pk, owner_id=conversation.owner_id
+        )
     return reply
 
 

@@ -316,7 +316,9 @@ def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[
     indexing.refresh_mentions([memory.pk for memory in [*memories, *kept_facts]])
     running.close_link(conversation, memories)  # the thread's link for this conversation
     # Your Story may have a new theme: the model names them in the worker (when it answers).
-    jobs.enqueue("conversations.tasks.refresh_themes", conversation.owner_id)
+    jobs.enqueue(
+        "conversations.tasks.refresh_themes", conversation.owner_id, owner_id=conversation.owner_id
+    )
     return memories
 
 

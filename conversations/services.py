@@ -33,6 +33,14 @@ class TransitionError(Exception):
         self.message = message
 
 
+class MessageError(Exception):
+    """The message itself cannot be said (empty, too long), whatever the conversation's state."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 def _config(name: str):
     return settings.TALKINGROCK_CONVERSATIONS[name]
 
@@ -69,10 +77,10 @@ def start(*, owner) -> tuple[Conversation, bool]:
 def validate_message(content: str) -> str:
     content = clean_text(content or "").strip()
     if not content:
-        raise TransitionError("Write something first: the message is empty.")
+        raise MessageError("Write something first: the message is empty.")
     limit = _config("max_message_chars")
     if len(content) > limit:
-        raise TransitionError(
+        raise MessageError(
             f"That message is {len(content):,} characters; the limit is {limit:,}. "
             "Split it, or store long notes as memories."
         )
@@ -82,7 +90,8 @@ def validate_message(content: str) -> str:
 def add_message(
     *, owner, content: str, role: str = Message.Role.USER
 ) -> tuple[Conversation, Message]:
-    """Append a message to the open conversation, starting one if none is open."""
+    """Append a message to the open conversation, starting one if none is open. An empty or
+    over-long message is refused first (``MessageError``), before any conversation is started."""
     content = validate_message(content)
     conversation, _ = start(owner=owner)
     with transaction.atomic():
@@ -251,7 +260,7 @@ def _queue_compression(conversation: Conversation) -> None:
             "compression_worker",
         ]
     )
-    jobs.enqueue("conversations.tasks.compress", conversation.pk)
+    jobs.enqueue("conversations.tasks.compress", conversation.pk, owner_id=conversation.owner_id)
 
 
 def retry_compression(*, conversation: Conversation) -> Conversation:

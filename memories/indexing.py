@@ -42,7 +42,7 @@ def request_indexing(*, owner_id: int) -> None:
     looks for pending rows, so a store that lands after that look queues a task of its own.
     """
     if cache.add(_QUEUED_KEY.format(owner_id=owner_id), True, timeout=600):
-        jobs.enqueue("memories.tasks.index_memories", owner_id)
+        jobs.enqueue("memories.tasks.index_memories", owner_id, owner_id=owner_id)
 
 
 def _pending(*, owner_id: int | None, after_id: int, everything: bool, limit: int) -> list[Pending]:

@@ -9,8 +9,6 @@ checks of an incoming file) and ``restore.py`` (in), with ``restore_v1.py`` for 
 
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +20,7 @@ from django.utils.dateparse import parse_datetime
 from memories.acts import ensure_your_story
 from memories.indexing import request_indexing
 from memories.models import Act, Memory, content_hash
+from talkingrock import validation
 from talkingrock.text import has_control
 
 
@@ -54,25 +53,13 @@ def read_text(path: Path) -> str:
         raise ImportFormatError(f"Cannot read {path}: {error.strerror or error}.") from None
 
 
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number an export holds")
-
-
-def _finite(text: str) -> float:
-    if not math.isfinite(number := float(text)):
-        raise ValueError(f"{text[:20]} is too large a number")
-    return number
-
-
 def read_json(path: Path) -> Any:
     try:
         # NaN, Infinity and 1e999 are JSON to Python but never a value of ours; an integer too
         # long to convert is a ValueError as well (and so is a file that is not UTF-8).
-        return json.loads(read_text(path), parse_constant=_refuse_constant, parse_float=_finite)
+        return validation.read_json(read_text(path))
     except ValueError as error:
         raise ImportFormatError(f"{path} is not valid JSON: {error}") from None
-    except RecursionError:
-        raise ImportFormatError(f"{path} is nested too deeply to be an export.") from None
 
 
 # --- checking a value -------------------------------------------------------------------------

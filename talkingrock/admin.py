@@ -3,17 +3,18 @@ from __future__ import annotations
 from collections import Counter
 
 from django.contrib import admin
-from django.contrib.admin.utils import NestedObjects
+from django.contrib.admin.utils import NestedObjects, unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db import router
+from django.http import Http404
+from django.shortcuts import redirect
 from django.utils.text import capfirst
 
 from talkingrock.admin_mixins import OwnedRowsAdmin, is_curator
 from talkingrock.models import ApiToken
 
 User = get_user_model()
-admin.site.unregister(User)
 
 # What removing a member takes with them, said without naming any of it.
 EVERYTHING_STORED = (
@@ -24,12 +25,22 @@ EVERYTHING_STORED = (
 
 @admin.register(User)
 class MemberAdmin(OwnedRowsAdmin, UserAdmin):
-    """Members. Household admins (superusers) manage every member: add, change, reset a
-    password, remove. Other staff see only themselves, read-only. Nobody sees another member's
+    """Members. Household admins (superusers) manage every member: add, change, remove, and
+    reset a password through the household's one-time link (never by typing one). Other staff see only themselves, read-only. Nobody sees another member's
     rows from here, not even in the delete confirmation (``get_deleted_objects``)."""
 
     owner_field = "pk"
     list_display = ["username", "email", "is_staff", "is_superuser", "last_login"]
+    list_filter = ["is_staff", "is_superuser", "is_active"]
+    # Django's groups and per-user permissions are left off: nothing here consults them (each
+    # member curates only their own rows), and an admin should not think they grant anything.
+    fieldsets = [
+        (None, {"fields": ["username", "password"]}),
+        ("Personal info", {"fields": ["first_name", "last_name", "email"]}),
+        ("Role", {"fields": ["is_active", "is_staff", "is_superuser"]}),
+        ("Important dates", {"fields": ["last_login", "date_joined"]}),
+    ]
+    filter_horizontal = []
 
     def _manages_members(self, request) -> bool:
         return is_curator(request) and request.user.is_superuser
@@ -54,6 +65,20 @@ class MemberAdmin(OwnedRowsAdmin, UserAdmin):
     def has_delete_permission(self, request, obj=None):
         # Not yourself, as on the Members page: another admin can.
         return self._manages_members(request) and (obj is None or obj.pk != request.user.pk)
+
+    def user_change_password(self, request, id, form_url=""):
+        """Django's page lets an admin type a member's new password and sign in as them, without
+        the member ever knowing. Here it leads to the household's reset instead: a one-time link
+        the member uses to choose their own, and a record they are shown
+        (talkingrock/passwords.py). Your own password is changed with your current one."""
+        member = self.get_object(request, unquote(id))
+        if member is None:
+            raise Http404("Nothing to show here.")
+        if member.pk == request.user.pk:
+            return redirect("password-change")
+        if not self.has_change_permission(request, member):
+            raise Http404("Nothing to show here.")
+        return redirect("member-reset", member.pk)
 
     def get_deleted_objects(self, objs, request):
         """Django's confirmation lists every row a deletion takes, by its text: a member's

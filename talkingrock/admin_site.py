@@ -1,4 +1,11 @@
-"""The household's admin site: Django's, with a "view on site" that keeps members' rows private.
+"""The household's admin site: Django's, holding only what members own, with a "view on site"
+that keeps members' rows private.
+
+Only ``OwnedRowsAdmin`` classes register here (``register``). Other apps' admins are left off
+whatever they are: django-q2's would let a household admin schedule any dotted path as a task
+(``builtins.eval`` reads every member's rows) and read every task's result, django-axes's shows
+when each member signs in and from where, and auth's permission groups mean nothing in a
+household where nobody's rows are shared. Task health is on Settings instead (talkingrock/jobs.py).
 
 Django's ``/admin/r/<content_type_id>/<object_id>/`` looks the row up through the default
 manager and redirects to its page: a redirect for another member's id and a 404 for a missing
@@ -14,12 +21,20 @@ from django.contrib.contenttypes.models import ContentType
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path
 
+from talkingrock.admin_mixins import OwnedRowsAdmin
+
 NOT_FOUND = "Nothing to show here."
 
 
 class HouseholdAdminSite(admin.AdminSite):
     site_header = "Talking Rock administration"
     site_title = "Talking Rock admin"
+
+    def register(self, model_or_iterable, admin_class=None, **options) -> None:
+        """Register a ModelAdmin over rows members own; any other admin is not on this site."""
+        if admin_class is None or not issubclass(admin_class, OwnedRowsAdmin):
+            return
+        super().register(model_or_iterable, admin_class, **options)
 
     def get_urls(self) -> list:
         return [

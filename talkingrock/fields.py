@@ -11,9 +11,12 @@ triggers — TECH_NOTES §2.1).
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput, JSONString
 
 from talkingrock.text import clean_json, clean_text
+from talkingrock.validation import read_json
 
 
 class _DeconstructAsDjango:
@@ -45,12 +48,64 @@ class CleanTextField(_DeconstructAsDjango, models.TextField):
 
 
 class CleanJSONField(_DeconstructAsDjango, models.JSONField):
-    """JSON whose strings (keys included) are clean text."""
+    """JSON whose strings (keys included) are clean text; its forms (the admin's) take only
+    standard JSON (``StrictJSONFormField``)."""
 
     django_path = "django.db.models.JSONField"
 
     def get_prep_value(self, value):
         return super().get_prep_value(clean_json(value))
+
+    def formfield(self, **kwargs):
+        empty = self.get_default() if self.has_default() else None
+        return super().formfield(
+            **{"form_class": StrictJSONFormField, "null": self.null, "empty": empty, **kwargs}
+        )
+
+
+class StrictJSONFormField(forms.JSONField):
+    """A form's JSON, refused with a message rather than failing at the database: not JSON,
+    NaN or Infinity (``validation.read_json``), nested too deeply, or null (or empty) where the
+    column takes no null. An empty box means the column's default (``{}``) where it has one."""
+
+    default_error_messages = {
+        "invalid": "Enter valid JSON: numbers must be finite (NaN and Infinity are not JSON).",
+        "null": "Enter JSON here; null is not allowed.",
+    }
+
+    def __init__(self, *, null: bool = True, empty=None, **kwargs):
+        self.null, self.empty = null, empty
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if self.disabled:
+            return value
+        if value in self.empty_values:
+            return None if self.null else self._empty()
+        if not isinstance(value, str):
+            return super().to_python(value)
+        try:
+            converted = read_json(value)
+        except ValueError:
+            raise ValidationError(
+                self.error_messages["invalid"], code="invalid", params={"value": value}
+            ) from None
+        if converted is None and not self.null:
+            raise ValidationError(self.error_messages["null"], code="null")
+        return JSONString(converted) if isinstance(converted, str) else converted
+
+    def _empty(self):
+        if self.empty is None:
+            raise ValidationError(self.error_messages["null"], code="null")
+        return self.empty
+
+    def bound_data(self, data, initial):
+        if self.disabled or data is None:
+            return super().bound_data(data, initial)
+        try:
+            return read_json(data)
+        except ValueError:
+            return InvalidJSONInput(data)
 
 
 class CleanFormField(forms.CharField):

@@ -1,5 +1,6 @@
-"""The household: first-run setup, members, and each member's settings (tokens, export, and
-when consolidation last ran for them)."""
+"""The household: first-run setup, signing in, members (added, removed, a password reset by a
+link), and each member's settings (tokens, export, password resets, background work, and when
+consolidation last ran for them)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,19 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.views.decorators.http import require_POST
 
 from conversations import backup
 from memories import insights
-from talkingrock.forms import MemberForm, MemberPasswordForm, SetupForm, TokenForm
+from talkingrock import jobs, passwords, throttle
+from talkingrock.forms import MemberForm, SetupForm, TokenForm
 from talkingrock.models import ApiToken
 
 User = get_user_model()
@@ -101,23 +104,57 @@ def members(request: HttpRequest) -> HttpResponse:
 
 
 @admin_required
-def member_password(request: HttpRequest) -> HttpResponse:
-    """Set a new password for a member who forgot theirs (``?member=<id>`` preselects them).
-
-    The member is a form field, not part of the URL: the form offers every member but the admin
-    (MemberPasswordForm), so an admin cannot sign themself out or lock themself out here."""
-    initial = {"member": request.GET.get("member")}
-    form = MemberPasswordForm(request.user, request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        member = form.save()  # their sessions end with the old password
-        messages.success(request, f"{member.username} has a new password.")
+def member_reset(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET says what a reset does; POST does it and shows the one-time link, once
+    (talkingrock/passwords.py). Never the admin's own: that one is changed with the current
+    password, so an open session cannot be used to take an account over."""
+    member = get_object_or_404(User, pk=pk)
+    if member == request.user:
+        messages.error(request, "Change your own password with your current one.")
         return redirect("members")
+    if request.method != "POST":
+        tokens = ApiToken.objects.filter(owner=member).count()
+        return render(request, "household/member_reset.html", {"member": member, "tokens": tokens})
+    link = passwords.reset(member=member, by=request.user)
+    url = request.build_absolute_uri(reverse("reset-link", args=[link.uidb64, link.token]))
     return render(
-        request,
-        "household/member_password.html",
-        {"form": form},
-        status=400 if form.errors else 200,
+        request, "household/member_reset_done.html", {"member": member, "link": link, "url": url}
     )
+
+
+class SignInView(auth_views.LoginView):
+    """Django's sign-in, which also marks this browser as one the member uses (throttle.py)."""
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        throttle.remember_device(self.request, response, form.get_user().get_username())
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """A member changes their own password with their current one (every member, not only
+    staff, who also have the admin's page for it)."""
+
+    template_name = "registration/password_change.html"
+    success_url = reverse_lazy("settings")
+
+    def form_valid(self, form):
+        messages.success(self.request, "Your password was changed.")
+        return super().form_valid(form)
+
+
+class ResetLinkView(auth_views.PasswordResetConfirmView):
+    """The member's one-time page from an admin's reset: they choose their own password and are
+    signed in; the record notes that the link was used."""
+
+    template_name = "registration/reset_link.html"
+    post_reset_login = True
+    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+    success_url = reverse_lazy("settings")
+
+    def form_valid(self, form):
+        passwords.link_used(self.user)
+        return super().form_valid(form)
 
 
 @admin_required
@@ -141,6 +178,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         _, new_token = ApiToken.issue(owner=request.user, name=form.cleaned_data["name"])
         form = TokenForm()
+    health = jobs.health(request.user.pk)
     return render(
         request,
         "household/settings.html",
@@ -150,6 +188,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "tokens": ApiToken.objects.filter(owner=request.user),
             "api_url": request.build_absolute_uri(reverse("api-tools")),
             "passes": insights.pass_status(request.user.pk),
+            "health": health,
+            "resets": [passwords.describe(record) for record in request.user.password_resets.all()],
+            "last_error": health.last_failure and jobs.error_line(health.last_failure),
         },
     )
 

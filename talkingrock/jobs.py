@@ -5,6 +5,9 @@ queued for), then hands the task to the worker. With no worker alive (a manageme
 dev server started without ``make run``), queued work would sit until one starts, so the task
 runs inline instead. Whether a worker is alive comes from the cluster's own heartbeat, which
 django-q2 keeps for a few seconds in the shared cache.
+
+Work done for one member is queued in that member's group (``member-<id>``), so that Settings
+can tell each member about their own failed work (``health``) and nobody about anyone else's.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ import logging
 import os
 import socket
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_q.conf import Conf
-from django_q.models import OrmQ
+from django_q.models import Failure, OrmQ
 from django_q.status import Stat
 from django_q.tasks import async_task
 
@@ -43,16 +47,57 @@ def worker_running() -> bool:
     return alive
 
 
-def run_now_or_queue(func: str, *args, **kwargs) -> None:
+def member_group(owner_id: int) -> str:
+    return f"member-{owner_id}"
+
+
+def run_now_or_queue(func: str, *args, owner_id: int) -> None:
     if Conf.SYNC or worker_running():
-        async_task(func, *args, **kwargs)
+        async_task(func, *args, group=member_group(owner_id))
     else:
-        import_string(func)(*args, **kwargs)
+        import_string(func)(*args)
 
 
-def enqueue(func: str, *args, **kwargs) -> None:
-    """Run ``func`` (a dotted path) with these arguments once the current transaction commits."""
-    transaction.on_commit(lambda: run_now_or_queue(func, *args, **kwargs), robust=True)
+def enqueue(func: str, *args, owner_id: int) -> None:
+    """Run ``func`` (a dotted path) with these arguments once the current transaction commits,
+    as work done for the member ``owner_id``."""
+    transaction.on_commit(lambda: run_now_or_queue(func, *args, owner_id=owner_id), robust=True)
+
+
+# --- how background work is going -------------------------------------------------------------
+
+HEALTH_WINDOW = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Health:
+    """Background work as one member may see it: counts for the household, and only their own
+    failures by name (a failed task's result is its traceback, which can quote what it read)."""
+
+    worker_running: bool
+    waiting: int  # queued for the worker, everyone's (a count says nothing about anyone)
+    failed: int  # the member's own tasks that failed within HEALTH_WINDOW
+    household_failed: int  # tasks for no one member (the schedules) that failed then
+    last_failure: Failure | None  # the member's own latest, with its error
+
+
+def health(owner_id: int) -> Health:
+    since = timezone.now() - HEALTH_WINDOW
+    recent = Failure.objects.filter(stopped__gte=since)
+    own = recent.filter(group=member_group(owner_id))
+    return Health(
+        worker_running=worker_running(),
+        waiting=OrmQ.objects.count(),
+        failed=own.count(),
+        household_failed=recent.exclude(group__startswith="member-").count(),
+        last_failure=own.order_by("-stopped").first(),
+    )
+
+
+def error_line(failure: Failure) -> str:
+    """The last line of a failed task's result: the exception, without the traceback."""
+    lines = [line for line in str(failure.result or "").splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "no error was recorded"
 
 
 # --- which process holds a piece of work ------------------------------------------------------

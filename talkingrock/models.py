@@ -46,3 +46,29 @@ class ApiToken(models.Model):
             owner=owner, name=name, token_hash=hash_token(raw), hint=raw[: len(TOKEN_PREFIX) + 5]
         )
         return token, raw
+
+
+class PasswordReset(models.Model):
+    """A household admin reset a member's password: the member's own record of it.
+
+    Written once by ``talkingrock.passwords.reset`` and never edited: no page and no admin
+    changes it (only ``used_at`` is stamped, when a password is set with the link). The admin's
+    name is kept as text, so the record outlives the admin's account."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="password_resets"
+    )
+    reset_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    reset_by_name = models.CharField(max_length=150)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()  # the one-time link's last moment
+    tokens_revoked = models.PositiveIntegerField(default=0)
+    used_at = models.DateTimeField(null=True, blank=True)  # a new password set with the link
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"reset by {self.reset_by_name} on {self.created_at:%Y-%m-%d}"

@@ -12,6 +12,8 @@ Two deliberate departures from the specification's defaults: an integer is a JSO
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,6 +22,27 @@ from jsonschema.exceptions import ValidationError, best_match
 
 # SQLite stores signed 64-bit integers; anything larger cannot be an id or a count here.
 MAX_INT = 2**63 - 1
+
+
+def _not_json(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    if not math.isfinite(number := float(text)):  # 1e309 reads as infinity
+        raise ValueError(f"{text[:20]} is too large a number")
+    return number
+
+
+def read_json(text: str | bytes) -> Any:
+    """Standard JSON, or ``ValueError`` saying what is wrong. Python's reader also takes NaN,
+    Infinity and numbers that overflow to infinity (which SQLite's JSON_VALID check on every JSON
+    column then refuses), integers too long to convert, and nesting deep enough to exhaust the
+    stack: each of them is a ValueError here."""
+    try:
+        return json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("it is nested too deeply") from None
 
 
 def _is_integer(_checker, value: Any) -> bool:

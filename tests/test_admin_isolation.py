@@ -1,7 +1,8 @@
 """No admin URL shows one member another member's rows, household admins included.
 
 Bob keeps a row of every kind a member owns, each with a distinctive word at the start of its
-text. Alice (a household admin, so a superuser) and carol (staff, not a superuser) walk every
+text. Alice (a household admin, so a superuser), carol (staff, not a superuser) and dave (a
+plain member) walk every
 admin URL the site's registry serves with bob's ids: changelists (search, filters, the raw-id
 popup, every action), add pages with ``?<fk>=<bob's id>`` for every foreign key and a POST that
 re-renders them, change, delete and history pages (GET and POST), the members' password page,
@@ -10,7 +11,8 @@ appears, nothing answers 500, bob's rows stay as they were, and wherever bob's r
 the answer is the one a missing id gets.
 
 The walk is built from the registry and checked against it: registering a new ModelAdmin (or a
-new admin URL) fails ``test_every_registered_admin_is_walked`` until it is covered here.
+new admin URL) fails ``test_every_registered_admin_is_walked`` until it is covered here, and
+the site holds exactly ``ALLOWLIST``: nothing that runs code or shows everyone's activity.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.apps import apps
@@ -52,7 +55,7 @@ from memories.models import (
 from narratives import services as narratives
 from narratives.models import Narrative, NarrativeMemory
 from talkingrock.admin_mixins import OwnedRowsAdmin, owner_path
-from talkingrock.models import ApiToken
+from talkingrock.models import ApiToken, PasswordReset
 
 User = get_user_model()
 MISSING = 987654
@@ -87,21 +90,38 @@ SEARCH_TERMS = ["heron", "anniversary", "jeweller", "emerald", "marmalade", "tid
 # What an admin may see of bob as a member, and staff may not.
 BOBS_EMAIL = "sandpiper.bob@example.test"
 
-# Registered models whose rows nobody owns, by label, and why the walk has no row of bob's for
-# them (it still walks their lists and add pages, for both walkers).
-NOT_MEMBER_ROWS = {
-    "auth.Group": "permission groups: no member's text",
-    "django_q.Schedule": "the task schedule: function names, no member's text",
-    "django_q.Success": "finished tasks: ids in, outcome words out (tasks take ids, house style 7)",
-    "django_q.Failure": "failed tasks: ids and tracebacks, which name no member's text",
-    "django_q.OrmQ": "the task queue: pickled ids",
-    "axes.AccessAttempt": "sign-in attempts: usernames, addresses, times; no member's text",
-    "axes.AccessLog": "sign-ins and sign-outs: usernames, addresses, times",
-    "axes.AccessFailureLog": "failed sign-ins: usernames, addresses, times",
+# Every model on the household admin site, and nothing else: a model that is not here fails
+# ``test_the_admin_site_holds_only_the_allowlist`` (django-q2's schedules and results ran code
+# and showed its output; django-axes's logs showed when each member signed in).
+ALLOWLIST = {
+    "auth.User": "members: an admin manages them, never what they stored",
+    "talkingrock.ApiToken": "the member's own tokens",
+    "memories.Act": "the member's own",
+    "memories.Memory": "the member's own",
+    "memories.Entity": "the member's own",
+    "memories.Recall": "the member's own, read-only",
+    "memories.MemoryLink": "the member's own",
+    "memories.Observation": "the member's own",
+    "memories.Dream": "the member's own",
+    "memories.ConsolidationRun": "the member's own, read-only",
+    "conversations.Conversation": "the member's own, its transcript read-only",
+    "narratives.Narrative": "the member's own",
+}
+# Rows nobody owns that other apps would put on an admin site, and why they are not on this one.
+LEFT_OFF = {
+    "django_q.Schedule": "runs any dotted path as a task (builtins.eval reads every row)",
+    "django_q.Success": "every task's result, whoever it ran for",
+    "django_q.Failure": "every failed task's traceback, whoever it ran for",
+    "django_q.OrmQ": "the task queue",
+    "axes.AccessAttempt": "who failed to sign in, from where",
+    "axes.AccessLog": "when each member signed in and out, from where",
+    "axes.AccessFailureLog": "failed sign-ins",
+    "auth.Group": "permission groups, which mean nothing here",
 }
 # Rows members own that no admin page shows, and why bob needs no row of them here.
 NOT_SHOWN = {
     VectorClock: "counters of vector writes: no text, no admin",
+    PasswordReset: "the member's record of a reset: no admin page shows or edits it",
 }
 # Admin URLs that are not a ModelAdmin's five, and where the walk covers them.
 EXTRA_MODEL_URLS = {
@@ -241,6 +261,12 @@ def bobs(bob, index) -> Bobs:
 @pytest.fixture
 def carol(db):
     return User.objects.create_user("carol", password="x", is_staff=True)
+
+
+@pytest.fixture
+def dave(db):
+    """A member who is neither staff nor an admin: the admin site is not for him at all."""
+    return User.objects.create_user("dave", password="x")
 
 
 def secrets_for(walker) -> list[str]:
@@ -423,15 +449,19 @@ def answer(client, visit: Visit, url: str, object_id: int | None = None) -> tupl
     if response.status_code == 302:
         client.get(response.url)  # where the messages are shown, and used up
     page = re.sub(r"[A-Za-z0-9]{64}", "<csrf>", response.content.decode())
-    return response, (response.status_code, response.get("Location"), said, page)
+    # A signed-out or non-staff visitor is sent to sign in with the page it asked for.
+    location = response.get("Location")
+    if location:
+        location = location.replace(f"next={quote(url, safe='/')}", "next=<the page asked for>")
+    return response, (response.status_code, location, said, page)
 
 
 # --- Tests ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("walker_name", ["alice", "carol"])
-def test_no_admin_page_shows_another_members_rows(client, alice, carol, bobs, walker_name):
-    walker = {"alice": alice, "carol": carol}[walker_name]
+@pytest.mark.parametrize("walker_name", ["alice", "carol", "dave"])
+def test_no_admin_page_shows_another_members_rows(client, alice, carol, dave, bobs, walker_name):
+    walker = {"alice": alice, "carol": carol, "dave": dave}[walker_name]
     client.force_login(walker)
     secrets = secrets_for(walker)
     before = snapshot(bobs)
@@ -483,11 +513,15 @@ def test_bob_sees_his_own_rows_at_the_same_urls(client, bobs):
     assert MARKERS["act"] in found.content.decode()
 
 
+def test_the_admin_site_holds_only_the_allowlist():
+    registered = {model._meta.label for model in admin.site._registry}
+
+    assert registered == set(ALLOWLIST)
+    assert not registered & set(LEFT_OFF)
+
+
 def test_every_registered_admin_is_walked():
     for model, model_admin in admin.site._registry.items():
-        if model._meta.label in NOT_MEMBER_ROWS:
-            assert owner_path(model) is None, model
-            continue
         # A member's rows: an OwnedRowsAdmin, and a row of bob's for the walk.
         assert isinstance(model_admin, OwnedRowsAdmin), f"{model.__name__}: use OwnedRowsAdmin"
         assert model is User or model in BOBS_KINDS, f"add a row of {model.__name__} to bobs"
@@ -500,6 +534,33 @@ def test_every_registered_admin_is_walked():
         assert names - standard <= set(EXTRA_MODEL_URLS), f"walk {names - standard}"
     site_urls = {p.name for p in admin.site.get_urls() if not isinstance(p, URLResolver)}
     assert site_urls <= set(SITE_URLS), f"walk {site_urls - set(SITE_URLS)}"
+
+
+@pytest.mark.parametrize("walker_name", ["alice", "carol", "dave"])
+def test_no_role_can_schedule_code_or_read_task_results(client, alice, carol, dave, walker_name):
+    """The attack: a household admin added a django-q2 Schedule running ``builtins.eval`` on an
+    expression that read another member's memories, then read the task's result page."""
+    client.force_login({"alice": alice, "carol": carol, "dave": dave}[walker_name])
+    schedule = {
+        "name": "peek",
+        "func": "builtins.eval",
+        "args": "'list(__import__(\"memories.models\").models.Memory.objects.values())'",
+        "schedule_type": "O",
+        "repeats": "1",
+        "next_run_0": "2026-01-01",
+        "next_run_1": "00:00:00",
+    }
+    for label in LEFT_OFF:
+        app_label, name = label.lower().split(".")
+        for page in (f"/admin/{app_label}/{name}/", f"/admin/{app_label}/{name}/add/"):
+            assert client.get(page).status_code in (302, 404), page
+            assert client.post(page, schedule).status_code in (302, 404), page
+        if app_label != "auth":  # auth's index lists the members
+            assert client.get(f"/admin/{app_label}/").status_code in (302, 404)
+
+    from django_q.models import Schedule
+
+    assert not Schedule.objects.filter(func="builtins.eval").exists()
 
 
 # Every kind of row bob has in the walk (the fixture's rows plus the archived memory).

@@ -140,12 +140,15 @@ def test_a_store_hands_indexing_to_a_running_worker(
     queued = []
     monkeypatch.setattr("django_q.conf.Conf.SYNC", False)
     monkeypatch.setattr(jobs, "worker_running", lambda: True)
-    monkeypatch.setattr(jobs, "async_task", lambda *args: queued.append(args))
+    monkeypatch.setattr(jobs, "async_task", lambda *args, **kwargs: queued.append((args, kwargs)))
 
     with django_capture_on_commit_callbacks(execute=True):
         memory = services.memory_store(owner=alice, content="For the worker")
 
-    assert queued == [("memories.tasks.index_memories", alice.pk)]
+    # Queued as alice's work, so that Settings can tell her (and only her) if it fails.
+    assert queued == [
+        (("memories.tasks.index_memories", alice.pk), {"group": f"member-{alice.pk}"})
+    ]
     assert stored_vector(memory) is None  # the worker does it, not the request
 
 

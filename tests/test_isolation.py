@@ -222,14 +222,17 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:dream-keep": ("dream", [POST], 404),
     "memories:dream-dismiss": ("dream", [POST], 404),
     "memories:dream-bring-back": ("dream", [POST], 404),
-    # Removing members is for household admins; bob is not one, so he is refused outright.
+    # Removing members and resetting passwords is for household admins; bob is not one, so he
+    # is refused outright.
     "member-remove": ("member", [GET, POST], 403),
+    "member-reset": ("member", [GET, POST], 403),
 }
 
 # URL parameters that are not row ids, and why they need no case here.
 NOT_ID_PARAMETERS = {
     "export": "a format name; the export pages are checked in the listing test below",
     "api-tool": "a tool name; every tool is called with alice's ids below",
+    "reset-link": "a signed one-time token naming its member (tests/test_password_reset.py)",
 }
 
 
