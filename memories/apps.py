@@ -7,6 +7,7 @@ class MemoriesConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
         from django.db.models.signals import post_delete, post_migrate, post_save
+        from django_q.signals import post_spawn
 
         from memories import tools  # noqa: F401 - the memory tools join the registry
         from memories.acts import give_new_member_a_story
@@ -17,6 +18,7 @@ class MemoriesConfig(AppConfig):
             member_deleted,
             restore_fts_triggers,
         )
+        from memories.tasks import resume_on_spawn
         from talkingrock.embeddings import check_model_package
 
         check_model_package()  # fail at start-up, naming the package, not at the first store
@@ -24,6 +26,8 @@ class MemoriesConfig(AppConfig):
         post_migrate.connect(restore_fts_triggers, sender=self, dispatch_uid="memories.fts_guard")
         post_migrate.connect(ensure_context_keys, sender=self, dispatch_uid="memories.context_keys")
         post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="memories.schedules")
+        # A worker that starts runs again the consolidation passes a killed one left unfinished.
+        post_spawn.connect(resume_on_spawn, dispatch_uid="memories.resume_on_spawn")
         # Each member has a keyword index of their own (memories/sql.py).
         post_save.connect(
             member_created, sender=settings.AUTH_USER_MODEL, dispatch_uid="memories.member_index"

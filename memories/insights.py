@@ -225,7 +225,9 @@ def _state(run: ConsolidationRun | None, now: datetime) -> str:
         return "failed"
     if run.finished_at is None:
         stale = settings.TALKINGROCK_CONSOLIDATION["stale_minutes"]
-        return "stalled" if (now - run.started_at).total_seconds() > stale * 60 else "running"
+        if runs.is_dead(run) or (now - run.started_at).total_seconds() > stale * 60:
+            return "stalled"
+        return "running"
     return "done"
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import logging
 
+from django import db
+from django_q.tasks import async_task
+
 from memories import indexing, services
-from memories.consolidation import passes
+from memories.consolidation import passes, runs
+from talkingrock import jobs
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +44,23 @@ def consolidate() -> int:
 def consolidate_daily() -> dict:
     """Once a day: the temporal pass, the merge, the dreams, in that order."""
     return passes.daily()
+
+
+def resume_pass(kind: str, owner_id: int) -> dict:
+    """Run one member's pass again (one a killed worker left unfinished)."""
+    return passes.run(kind, [owner_id]).get(owner_id, {})
+
+
+def resume_on_spawn(sender=None, proc_name: str = "", **kwargs) -> None:
+    """django-q2's post_spawn, in a worker that has just started: consolidation passes a killed
+    worker left unfinished are closed and queued again now, not at the next schedule."""
+    try:
+        for owner_id, kind in runs.close_dead():
+            log.warning("resuming the %s pass for member %s: its worker stopped", kind, owner_id)
+            async_task(
+                "memories.tasks.resume_pass", kind, owner_id, group=jobs.member_group(owner_id)
+            )
+    except Exception:  # never keep a worker from starting
+        log.exception("Could not resume consolidation passes; the schedule will.")
+    finally:
+        db.connections.close_all()  # the worker opens its own when it takes a task

@@ -10,8 +10,9 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.models import F
 
+from memories import insights, tasks
 from memories.acts import ensure_your_story
-from memories.consolidation import context, facts, store, temporal
+from memories.consolidation import context, facts, runs, store, temporal
 from memories.consolidation import sql as consolidation_sql
 from memories.consolidation.runs import Run
 from memories.housekeeping import missing_triggers
@@ -26,6 +27,7 @@ from memories.models import (
 )
 from memories.recall import recall
 from talkingrock import embeddings
+from tests.support.processes import ended_process, running_process
 
 
 def day(n: int) -> datetime:
@@ -122,6 +124,40 @@ def test_a_second_run_for_the_same_member_waits_for_the_first(alice, fact):
     # Nothing waits now: the schedule's next asks record nothing.
     assert consolidate(alice) == {} and runs.count() == 2
     assert store.pending_owner_ids() == set()
+
+
+def test_a_run_whose_process_ended_is_closed_and_taken_over_at_once(alice, fact):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    fact("priya moved over to backend", day(5), relation="state")
+    ConsolidationRun.objects.create(owner=alice, kind="consolidate", worker=ended_process())
+
+    assert "busy" not in consolidate(alice)
+
+    dead, taken_over = ConsolidationRun.objects.filter(owner=alice).order_by("pk")
+    assert dead.finished_at is not None and "stopped" in dead.error
+    assert taken_over.finished_at is not None and taken_over.error == ""
+    assert store.pending(alice.pk).count() == 0
+    assert insights.pass_status(alice.pk)[0].state == "done"
+
+
+def test_a_run_whose_process_runs_is_left_to_finish(alice, fact):
+    fact("Priya leads the mobile app team.", day(0), relation="state")
+    ConsolidationRun.objects.create(owner=alice, kind="consolidate", worker=running_process())
+
+    assert consolidate(alice) == {"busy": 1}
+    assert insights.pass_status(alice.pk)[0].state == "running"
+
+
+def test_a_starting_worker_queues_the_passes_a_dead_one_left(alice, bob, fact, monkeypatch):
+    queued = []
+    monkeypatch.setattr(tasks, "async_task", lambda *args, **kwargs: queued.append(args))
+    ConsolidationRun.objects.create(owner=alice, kind="temporal", worker=ended_process())
+    ConsolidationRun.objects.create(owner=bob, kind="consolidate", worker=running_process())
+
+    tasks.resume_on_spawn()
+
+    assert queued == [("memories.tasks.resume_pass", "temporal", alice.pk)]
+    assert ConsolidationRun.objects.get(owner=alice).error == runs.DIED
 
 
 # --- with the scripted Ollama -------------------------------------------------------------------

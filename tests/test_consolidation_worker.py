@@ -1,15 +1,18 @@
 """The 30-second consolidation schedule runs in a real django-q2 worker (``manage.py
 qcluster``), on the production settings and a database file of its own, over a household's
-facts: the worker, not this process, turns them into observations with their history."""
+facts: the worker, not this process, turns them into observations with their history. A worker
+killed in the middle of a pass is taken over as soon as a new one starts, not 30 minutes later."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
+from tests.support.ollama_server import LoopbackOllama
 from tests.support.processes import shell
-from tests.support.worker import Worker
+from tests.support.worker import PATIENCE, Worker
 
 FACTS = [  # (member, day of February, text, relation): as extraction or an agent stores them
     ("writer0", 1, "The school pickup is at 3pm.", "time"),
@@ -69,3 +72,60 @@ def test_the_thirty_second_schedule_consolidates_a_households_facts_in_the_worke
         ],
     }
     assert done["others"] == 0  # writer1's one fact about their Priya waits alone
+
+
+MODEL = "llama3.2:3b"
+RUNS = (
+    "import json\n"
+    "from memories.models import ConsolidationRun, Memory\n"
+    "print(json.dumps({\n"
+    "  'pending': Memory.objects.filter(consolidated_at=None, kind='fact').count(),\n"
+    "  'runs': [[r.finished_at is None, r.error, bool(r.worker)]\n"
+    "           for r in ConsolidationRun.objects.filter(kind='consolidate').order_by('pk')]}))"
+)
+
+
+def skip(request: dict) -> dict:
+    """The model's answer to every consolidation decision: nothing to change."""
+    return {"action": "skip", "observation_id": None, "text": "", "reason": "nothing new"}
+
+
+@pytest.fixture
+def ollama_server():
+    server = LoopbackOllama(MODEL, skip)
+    yield server
+    server.stop()
+
+
+def test_a_worker_killed_mid_pass_is_taken_over_as_soon_as_a_new_one_starts(
+    file_env, ollama_server
+):
+    """The attack: kill -9 of the task cluster mid-pass and an immediate restart left 203 facts
+    unconsolidated for 30 minutes, the run open until ``stale_minutes``."""
+    env = {**file_env, "OLLAMA_HOST": ollama_server.url, "TALKINGROCK_LLM_MODEL": MODEL}
+    shell(env, STORE)
+    ollama_server.hold = True  # the model "thinks" about the first fact until released
+    first = Worker(env)
+    try:
+        assert ollama_server.chat_arrived.wait(PATIENCE + 60), "the pass never asked the model"
+    finally:
+        first.kill()
+    killed = json.loads(shell(env, RUNS))
+    assert killed["pending"] == len(FACTS)
+    assert killed["runs"] == [[True, "", True]]  # open, and it names its (now dead) process
+
+    ollama_server.release()
+    restarted = time.monotonic()
+    second = Worker(env)
+    try:
+        while (after := json.loads(shell(env, RUNS)))["pending"] and (
+            time.monotonic() - restarted < 60
+        ):
+            time.sleep(1)
+    finally:
+        second.kill()
+
+    assert after["pending"] == 0, f"{after} one minute after the restart"
+    dead, *taken_over = after["runs"]
+    assert dead[0] is False and "stopped" in dead[1]  # closed, saying why
+    assert taken_over and all(run[:2] == [False, ""] for run in taken_over)

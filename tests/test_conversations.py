@@ -3,10 +3,6 @@ Ollama, review (confirm, edit, split, resume), thread resolution, greeting, faul
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 from datetime import timedelta
 
 import pytest
@@ -21,7 +17,9 @@ from conversations.services import TransitionError
 from memories import acts
 from memories.models import Act, Memory, MemoryItem, Mention, Recall, StateDelta
 from talkingrock import llm
+from talkingrock.tools import ToolError, call_tool
 from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
+from tests.support.processes import ended_process, running_process
 
 Status, Stage = Conversation.Status, Conversation.Stage
 
@@ -76,12 +74,20 @@ def test_start_returns_the_open_conversation_instead_of_a_new_one(alice):
     assert created and not created_again and first.pk == second.pk
 
 
-@pytest.mark.parametrize("content", ["", "   ", "x" * 10_001])
+@pytest.mark.parametrize("content", ["", "   ", "\x00\x07", "x" * 10_001])
 def test_empty_and_oversized_messages_are_refused_with_a_reason(alice, content):
-    with pytest.raises(TransitionError) as refused:
+    with pytest.raises(services.MessageError) as refused:
         services.add_message(owner=alice, content=content)
     assert "empty" in refused.value.message or "limit is 10,000" in refused.value.message
-    assert not Message.objects.exists()
+    assert not Message.objects.exists() and not Conversation.objects.exists()
+
+
+@pytest.mark.parametrize("content", ["", "   ", "x" * 10_001])
+def test_send_message_says_a_bad_message_is_a_bad_argument_not_a_bad_state(alice, content):
+    with pytest.raises(ToolError) as refused:
+        call_tool(alice, "send_message", content=content)
+
+    assert refused.value.status == 400
 
 
 def test_every_invalid_transition_says_why(alice, capture):
@@ -706,13 +712,6 @@ def test_acts_are_created_renamed_archived_but_never_your_story(alice):
             step()
 
 
-def ended_process() -> str:
-    """The identity of a process that has ended (see talkingrock.jobs.process_identity)."""
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return f"{socket.gethostname()}:{child.pid}:"
-
-
 def test_a_compression_whose_process_died_is_lost_at_once_and_swept(alice, capture, client):
     conversation = talk(alice, *RENOVATION)
     services.request_close(conversation=conversation)
@@ -738,7 +737,7 @@ def test_a_compression_whose_process_runs_is_neither_lost_nor_taken_twice(alice,
     services.request_close(conversation=conversation)
     with capture(execute=False):
         services.confirm_close(conversation=conversation)
-    alive = f"{socket.gethostname()}:{os.getppid()}:"  # the test runner's parent: running
+    alive = running_process()
     Conversation.objects.filter(pk=conversation.pk).update(
         compression_stage=Stage.ENTITIES, compression_worker=alive
     )

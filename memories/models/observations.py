@@ -148,6 +148,9 @@ class ConsolidationRun(models.Model):
     engine = models.CharField(max_length=64, blank=True)
     summary = CleanJSONField(default=dict, blank=True)  # counts: created, updated, skipped…
     error = CleanTextField(blank=True)
+    # The process running it ("host:pid:start", talkingrock.jobs.process_identity): a run whose
+    # process has ended is known to be dead at once, and the next one takes over.
+    worker = models.CharField(max_length=200, blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-id"]

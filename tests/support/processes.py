@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,15 @@ def in_lockstep(env, commands: list[list[str]], *, timeout: float = 120) -> list
         assert process.returncode == 0, err
         answers.append(out.strip())
     return answers
+
+
+def ended_process() -> str:
+    """The identity of a process that has ended (see talkingrock.jobs.process_identity)."""
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return f"{socket.gethostname()}:{child.pid}:"
+
+
+def running_process() -> str:
+    """The identity of a process that runs: the test runner's parent."""
+    return f"{socket.gethostname()}:{os.getppid()}:"
