@@ -11,15 +11,15 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from memories import insights
 from memories.forms import ObservationFilterForm, ObservationForm
 from memories.models import Dream, Observation
+from talkingrock.navigation import next_url
 
 PAGE_SIZE = 20
 
@@ -36,15 +36,6 @@ def get_dream_for_user(request: HttpRequest, pk: int) -> Dream:
         return insights.get_dream(request.user.pk, pk)
     except Dream.DoesNotExist:
         raise Http404("No such dream.") from None
-
-
-def _back(request: HttpRequest, default: str) -> str:
-    """Where the member was (the filtered list, an entity's page), if it is one of ours."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if target and allowed else default
 
 
 def _short(text: str) -> str:
@@ -90,7 +81,9 @@ def _act(request: HttpRequest, pk: int, action, note: str) -> HttpResponse:
         messages.error(request, error.message)
     else:
         messages.success(request, note.format(text=_short(observation.text)))
-    return redirect(_back(request, f"{reverse('memories:observations')}#observation-{pk}"))
+    return HttpResponseRedirect(
+        next_url(request, f"{reverse('memories:observations')}#observation-{pk}")
+    )
 
 
 @login_required
@@ -120,7 +113,7 @@ def bring_back(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def edit(request: HttpRequest, pk: int) -> HttpResponse:
     observation = get_observation_for_user(request, pk)
-    back = _back(request, f"{reverse('memories:observations')}#observation-{pk}")
+    back = next_url(request, f"{reverse('memories:observations')}#observation-{pk}")
     form = ObservationForm(request.POST or None, initial={"text": observation.text})
     if request.method == "POST" and form.is_valid():
         try:
@@ -129,7 +122,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, error.message)
         else:
             messages.success(request, "Saved in your words; what it said before is in its history.")
-        return redirect(back)
+        return HttpResponseRedirect(back)
     status = 400 if form.errors else 200
     context = {"observation": observation, "form": form, "next": back}
     return render(request, "memories/observation_edit.html", context, status=status)
@@ -151,7 +144,7 @@ def dreams(request: HttpRequest) -> HttpResponse:
 def _dream_act(request: HttpRequest, pk: int, action, note: str) -> HttpResponse:
     dream = action(get_dream_for_user(request, pk))
     messages.success(request, note.format(text=_short(dream.text)))
-    return redirect(_back(request, f"{reverse('memories:dreams')}#dream-{pk}"))
+    return HttpResponseRedirect(next_url(request, f"{reverse('memories:dreams')}#dream-{pk}"))
 
 
 @login_required

@@ -6,21 +6,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from memories import threads
 from memories.models import MemoryItem
-
-
-def _back(request: HttpRequest) -> str:
-    target = request.POST.get("next", "")
-    allowed = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if target and allowed else "/"
+from talkingrock.navigation import next_url
 
 
 def _answer(request: HttpRequest, item: MemoryItem, note: str) -> HttpResponse:
@@ -33,14 +25,14 @@ def _answer(request: HttpRequest, item: MemoryItem, note: str) -> HttpResponse:
         }
         return render(request, "memories/_thread.html", context)
     messages.success(request, note)
-    return redirect(_back(request))
+    return HttpResponseRedirect(next_url(request, "/"))
 
 
 def _refuse(request: HttpRequest, error: threads.ThreadError) -> HttpResponse:
     if request.htmx:
         return HttpResponse(error.message, status=409)
     messages.error(request, error.message)
-    return redirect(_back(request))
+    return HttpResponseRedirect(next_url(request, "/"))
 
 
 @login_required

@@ -9,9 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -24,6 +23,7 @@ from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
 from narratives import services as narrative_services
 from narratives.models import Narrative
+from talkingrock.navigation import next_url
 from talkingrock.text import MAX_SEARCH_CHARS
 
 PAGE_SIZE = 20
@@ -51,16 +51,6 @@ def _page(request: HttpRequest, queryset):
 def _wants_fragment(request: HttpRequest) -> bool:
     # htmx restoring history after a cache miss asks for the whole page, not the fragment.
     return bool(request.htmx) and not request.htmx.history_restore_request
-
-
-def _safe_next(request: HttpRequest) -> str:
-    """The page to go back to after an action, if it is one of ours; else ""."""
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return next_url
-    return ""
 
 
 @login_required
@@ -161,9 +151,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     if _wants_fragment(request):
         # "Keep it" on an inline delete confirmation brings the card back.
-        return render(
-            request, "memories/_card.html", {"memory": memory, "next": _safe_next(request)}
-        )
+        return render(request, "memories/_card.html", {"memory": memory, "next": next_url(request)})
     related = (
         MemoryLink.objects.filter(memory=memory, related__owner=request.user)
         .select_related("related")
@@ -283,13 +271,13 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _card_or_back(request: HttpRequest, memory: Memory, note: str) -> HttpResponse:
     """After an action: the updated card for HTMX, else back where the member was."""
-    next_url = _safe_next(request)
+    back = next_url(request)
     if request.htmx:
         return render(
-            request, "memories/_card.html", {"memory": memory, "note": note, "next": next_url}
+            request, "memories/_card.html", {"memory": memory, "note": note, "next": back}
         )
     messages.success(request, note)
-    return redirect(next_url or memory.get_absolute_url())
+    return HttpResponseRedirect(back or memory.get_absolute_url())
 
 
 @login_required
@@ -332,7 +320,7 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
     """GET asks for confirmation (inline in the card with HTMX); POST deletes for real: the
     member's own explicit choice, the one place where a memory is not merely archived."""
     memory = get_memory_for_user(request, pk)
-    next_url = _safe_next(request)
+    back = next_url(request)
     if request.method == "POST":
         services.memory_delete(owner=request.user, memory_id=memory.pk)
         note = f"Deleted [id:{pk}] for good."
@@ -340,10 +328,10 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
             return render(request, "memories/delete.html#deleted", {"pk": pk, "note": note})
         messages.success(request, note)
         # Going back to the memory's own page would be a 404 now.
-        if next_url and not next_url.startswith(memory.get_absolute_url()):
-            return redirect(next_url)
+        if back and not back.startswith(memory.get_absolute_url()):
+            return HttpResponseRedirect(back)
         return redirect("memories:act", pk=memory.act_id)
-    context = {"memory": memory, "next": next_url}
+    context = {"memory": memory, "next": back}
     if _wants_fragment(request):
         return render(request, "memories/delete.html#confirm", context)
     return render(request, "memories/delete.html", context)
