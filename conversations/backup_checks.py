@@ -165,6 +165,9 @@ def _check_rows(raw, checked, ids) -> None:
     for row in checked["acts"]:
         if not row["is_your_story"] and not is_act_title(row["title"]):
             raise ImportFormatError(f"{row['where']} needs a title.")
+    stories = [row["where"] for row in checked["acts"] if row["is_your_story"]]
+    if len(stories) > 1:  # a member has one Your Story; which would the file's memories join?
+        raise ImportFormatError(f"{stories[1]} is a second Your Story ({stories[0]} is one).")
     for row in checked["memories"]:
         try:  # what the app would refuse today is skipped, not the whole file
             row["content"], row["tags"] = clean_content(row["content"]), clean_tags(row["tags"])

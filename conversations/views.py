@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from conversations import chat, compression, reasoning, services
 from conversations.greeting import greeting
 from conversations.models import Classification, Conversation, Message
-from conversations.services import TransitionError
+from conversations.services import MessageError, TransitionError
 from memories import acts as act_services
 from memories.acts import ActError
 from memories.models import Act, Memory, MemoryItem, Recall
@@ -35,8 +35,12 @@ def _act(request: HttpRequest, pk: int) -> Act:
     return get_object_or_404(Act, pk=pk, owner=request.user)
 
 
-def _refuse(request: HttpRequest, error: TransitionError | ValidationError, status: int = 409):
-    text = error.message if isinstance(error, TransitionError) else " ".join(error.messages)
+def _refuse(
+    request: HttpRequest,
+    error: TransitionError | MessageError | ValidationError,
+    status: int = 409,
+):
+    text = " ".join(error.messages) if isinstance(error, ValidationError) else error.message
     if request.htmx:
         return render(request, "conversations/_error.html", {"error": text}, status=status)
     messages.error(request, text)
@@ -83,8 +87,10 @@ def send(request: HttpRequest) -> HttpResponse:
         conversation, message = services.add_message(
             owner=request.user, content=request.POST.get("content", "")
         )
-    except TransitionError as error:
+    except MessageError as error:
         return _refuse(request, error, status=400)
+    except TransitionError as error:
+        return _refuse(request, error)
     chat.queue_reply(message)
     if request.htmx:
         return render(

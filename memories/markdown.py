@@ -94,8 +94,11 @@ def parse_markdown(text: str, *, file_tag: str = "") -> list[Entry]:
     lines = _COMMENT.sub("", _META.sub(mark, text.replace("\x00", ""))).splitlines()
     if lines and lines[0].strip() == "---":  # YAML front matter
         closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-        if closing is not None:
-            lines = lines[closing + 1 :]
+        if closing is None:  # its metadata would otherwise be read as memories
+            raise ImportFormatError(
+                "its front matter (the '---' on line 1) never closes: end it with a '---' line"
+            )
+        lines = lines[closing + 1 :]
 
     entries: list[Entry] = []
     headings: list[tuple[int, str]] = []
@@ -201,20 +204,30 @@ def _happened_at_from_name(name: str) -> datetime | None:
     return timezone.make_aware(datetime.combine(day, time(12, 0)))
 
 
-def markdown_files(path: Path) -> list[Path]:
+def markdown_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """The Markdown files to read, and the symbolic links among the candidates, which are not
+    followed: a folder import reads what is in the folder, not what a link points to."""
     if path.is_file():
-        return [path]
-    files = [path / "MEMORY.md"] if (path / "MEMORY.md").is_file() else []
-    files += sorted((path / "memory").glob("*.md")) if (path / "memory").is_dir() else []
-    return files
+        return [path], []
+    folder = path / "memory"
+    candidates = [path / "MEMORY.md"] if (path / "MEMORY.md").is_file() else []
+    if folder.is_symlink():
+        return candidates, [folder]
+    candidates += sorted(folder.glob("*.md")) if folder.is_dir() else []
+    links = [file for file in candidates if file.is_symlink()]
+    return [file for file in candidates if file not in links and file.is_file()], links
 
 
 def read_markdown_folder(path: Path) -> list[Entry]:
     entries = []
-    for file in markdown_files(path):
+    for file in markdown_files(path)[0]:
         file_tag = file.stem.lower() if file.name != "MEMORY.md" else "memory"
         happened_at = _happened_at_from_name(file.name)
-        for entry in parse_markdown(read_text(file), file_tag=file_tag):
+        try:
+            parsed = parse_markdown(read_text(file), file_tag=file_tag)
+        except ImportFormatError as error:
+            raise ImportFormatError(f"{file}: {error_message(error)}.") from None
+        for entry in parsed:
             entry.happened_at = happened_at
             entries.append(entry)
     return entries
@@ -286,9 +299,15 @@ def import_entries(
 
 def import_folder(*, owner, path: Path) -> ImportReport:
     """Import a folder's ``MEMORY.md`` and ``memory/*.md``, or one Markdown file."""
-    if not markdown_files(path):
+    files, links = markdown_files(path)
+    if not files:
         raise ImportFormatError(f"No MEMORY.md or memory/*.md under {path}.")
-    return import_entries(owner=owner, entries=read_markdown_folder(path))
+    report = import_entries(owner=owner, entries=read_markdown_folder(path))
+    for link in links:
+        report.notes.append(
+            f"Skipped {link}: a symbolic link (only the folder's own files are read)."
+        )
+    return report
 
 
 # --- Markdown out -----------------------------------------------------------------------------

@@ -651,6 +651,17 @@ def test_two_rows_the_database_keeps_apart_are_refused(small_backup, carol, sect
         restore.import_data(owner=carol, data=data)
 
 
+def test_a_backup_with_a_second_your_story_is_refused(small_backup, carol):
+    data = copy.deepcopy(small_backup)
+    story = next(act for act in data["acts"] if act["is_your_story"])
+    data["acts"].append({**story, "id": max(act["id"] for act in data["acts"]) + 1})
+
+    with pytest.raises(ImportFormatError, match="is a second Your Story"):
+        restore.import_data(owner=carol, data=data)
+
+    assert not Memory.objects.filter(owner=carol).exists()
+
+
 def test_a_link_from_a_memory_to_itself_is_refused(small_backup, carol):
     link = small_backup["links"][0]
     data = broken(small_backup, "links.0.related", link["memory"])

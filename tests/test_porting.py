@@ -279,8 +279,15 @@ def test_an_over_long_entry_is_refused_and_the_rest_imported(alice, tmp_path):
             lambda root: (write(root / "MEMORY.md", "x").write_bytes(b"- caf\xe9\n"), root)[1],
             "not UTF-8",
         ),
+        (
+            # Its metadata would otherwise have been imported as a memory.
+            lambda root: (
+                write(root / "MEMORY.md", "---\ntitle: Notes\n- Key with Mrs Patel\n").parent
+            ),
+            "MEMORY.md: its front matter .* never closes",
+        ),
     ],
-    ids=["missing", "no-memory-files", "not-utf8"],
+    ids=["missing", "no-memory-files", "not-utf8", "front-matter-never-closes"],
 )
 def test_a_folder_that_cannot_be_imported_is_a_clear_error(alice, tmp_path, setup, message):
     path = setup(tmp_path)
@@ -289,6 +296,26 @@ def test_a_folder_that_cannot_be_imported_is_a_clear_error(alice, tmp_path, setu
         run("import", str(path), "--user", "alice")
 
     assert not Memory.objects.exists()
+
+
+def test_a_folder_import_does_not_follow_symbolic_links(alice, tmp_path):
+    secret = write(tmp_path / "elsewhere" / "secret.md", "- The bank PIN is 9931\n")
+    folder = tmp_path / "notes"
+    write(folder / "MEMORY.md", "- The spare key is with Mrs Patel\n")
+    (folder / "memory").mkdir()
+    (folder / "memory" / "linked.md").symlink_to(secret)
+    other = tmp_path / "other"
+    write(other / "MEMORY.md", "- Bins go out on Tuesday\n")
+    (other / "memory").symlink_to(secret.parent, target_is_directory=True)
+
+    _, said = run("import", str(folder), "--user", "alice")
+    run("import", str(other), "--user", "alice")
+
+    assert sorted(Memory.objects.filter(owner=alice).values_list("content", flat=True)) == [
+        "Bins go out on Tuesday",
+        "The spare key is with Mrs Patel",
+    ]
+    assert "linked.md: a symbolic link" in said
 
 
 @pytest.mark.parametrize("action", ["import", "export"])

@@ -8,7 +8,7 @@ from typing import Any
 
 from conversations import chat, review, services
 from conversations.models import Conversation
-from conversations.services import TransitionError
+from conversations.services import MessageError, TransitionError
 from memories.models import Act, Memory, MemoryItem
 from memories.tools import memory_as_dict
 from talkingrock.tools import ToolError, id_schema, ids_schema, refusing, tool
@@ -55,7 +55,7 @@ def _conversation_dict(conversation, *, with_messages: bool = False) -> dict[str
     {"content": {"type": "string", "maxLength": 10_000}},
     required=("content",),
 )
-@_refusing_transitions
+@refusing((MessageError, 400), (TransitionError, 409))
 def _send_message(user, *, content):
     conversation, message = services.add_message(owner=user, content=content)
     reply = chat.respond(conversation=conversation, message=message)
