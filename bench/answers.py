@@ -1,24 +1,35 @@
-"""Offline answers to the household questions (issue 13): accuracy, and abstention where nothing
-answers.
+"""Offline answers to the household questions (issues 13 and 22): accuracy, the current value
+first, and abstention where nothing answers.
 
     .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose]
 
 Each household of tests/data/households/ is lived through the app as bench/household_recall.py
-does (its transcripts, closed, compressed offline, the review accepted). Then every question of
-questions.json is put to the chat's offline answer (``conversations.answers``) by the member who
-asks it, at the date it is asked, from what ``recall()`` finds for them.
+does (its transcripts, closed, compressed offline, the review confirmed as it comes: what is
+ticked by default is accepted, nothing else). Then every question of questions.json is put to
+the chat's offline answer (``conversations.answers``) by the member who asks it, at the date it
+is asked, from what ``recall()`` finds for them.
 
-Grading, fixed before any tuning (two changes since, both about how a right answer may be
-written: numbers written as words count as numbers, because "two till four" states 2 to 4; and
-the year a question is asked in may go unsaid, as in "On 3 Feb"): a **decline** question (nothing answers it) is right
-when the reply says there is no memory of it. Any other question is right when the reply answers
-(does not decline) and holds the gold answer's key: its head (the words before the first " (",
-" — ", ":", ";" or ", because") gives the numbers it names (every one must appear among the
-reply's numbers) and its proper nouns (every one must appear); a head with neither needs at least
-half of its content words (by stem), or of the whole gold answer's when the head has none ("No").
-Per split it prints accuracy by kind, abstention (declines declined, and answerable questions
-wrongly declined) and the offline answer's time per question. ``--verbose`` prints every dev
-question with the reply; the test split's replies are never printed.
+**Grading**, fixed before any tuning of issue 22 (and before issue 13's, with two changes then,
+both about how a right answer may be written: numbers written as words count as numbers, because
+"two till four" states 2 to 4; and the year a question is asked in may go unsaid, as in "On 3
+Feb"). Issue 22 moved its words and stems into bench/scoring.py, so that changing the engine's
+own words cannot move the yardstick, and added the current-first rule:
+
+- a **decline** question (nothing answers it) is right when the reply says there is no memory
+  of it;
+- any other question is right when the reply answers (does not decline) and holds the gold
+  answer's key: its head (the words before the first " (", " — ", ":", ";" or ", because") gives
+  the numbers it names (every one must appear among the reply's numbers) and its proper nouns
+  (every one must appear); a head with neither needs at least half of its content words (by
+  stem), or of the whole gold answer's when the head has none ("No");
+- **current first**, for a knowledge-update question that names the value it replaced
+  (``before``): the reply is right and holds the answer's key before (in reading order) it holds
+  the replaced value's, if it holds that at all.
+
+Per split it prints accuracy by kind, current first, abstention (declines declined, and
+answerable questions wrongly declined) and the offline answer's time per question.
+``--verbose`` prints every dev question with the reply; the test split's replies are never
+printed.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from household_recall import HOUSEHOLDS, aware, replay, setup
+from scoring import words as content_words
 
 _NUMBER = re.compile(r"\d+(?:[:.]\d+)?")
 _PROPER = re.compile(r"(?<=[\w,;] )[A-Z][\w'’-]+")
@@ -51,45 +63,72 @@ _SPELLED = dict(
 )
 
 
-def numbers(text: str) -> set[str]:
-    """The numbers a text names, written in digits or as words ("two till four")."""
-    spelled = re.sub(
+def _spelled(text: str) -> str:
+    return re.sub(
         r"\b(" + "|".join(_SPELLED) + r")\b",
         lambda m: str(_SPELLED[m.group(1).lower()]),
         text,
         flags=re.I,
     )
-    return {n.rstrip(".") for n in _NUMBER.findall(spelled.replace(",", ""))}
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers a text names, written in digits or as words ("two till four")."""
+    return {n.rstrip(".") for n in _NUMBER.findall(_spelled(text).replace(",", ""))}
 
 
 def key_of(answer: str) -> tuple[set[str], set[str], set[str]]:
     """(numbers, proper nouns, content stems) the reply must hold."""
-    from conversations.answers import content_terms, stem
-
     head = _HEAD_END.split(answer, maxsplit=1)[0]
-    proper = {stem(w) for w in _PROPER.findall(head)}
-    words = content_terms(head) or content_terms(answer)
-    return numbers(head), proper, set(words)
+    proper = set().union(*(content_words(w) for w in _PROPER.findall(head)))
+    return numbers(head), proper, content_words(head) or content_words(answer)
+
+
+def holds(key: tuple[set[str], set[str], set[str]], said: str, asked_year: str) -> bool:
+    wanted_numbers, proper, stems = key
+    wanted_numbers = wanted_numbers - {asked_year}  # "On 3 Feb": this year goes unsaid
+    if wanted_numbers or proper:
+        return wanted_numbers <= numbers(said) and proper <= content_words(said)
+    return len(stems & content_words(said)) >= max(1, len(stems) / 2)
+
+
+def held_at(key, said: str, asked_year: str) -> int | None:
+    """How far into ``said`` one must read before it holds ``key`` (None: it never does)."""
+    if not holds(key, said, asked_year):
+        return None
+    low, high = 1, len(said)
+    while low < high:  # the shortest prefix that holds it
+        middle = (low + high) // 2
+        if holds(key, said[:middle], asked_year):
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def grade(question: dict, reply) -> bool:
-    from conversations.answers import content_terms, stem
-
     if question["kind"] == "decline":
         return reply.kind == "no_memory"
     if reply.kind != "answer":
         return False
-    wanted_numbers, proper, words = key_of(question["answer"])
-    wanted_numbers.discard(question["asked_on"][:4])  # "On 3 Feb": this year goes unsaid
-    said = reply.text
-    said_stems = {stem(w) for w in re.findall(r"[\w'’-]+", said)}
-    if wanted_numbers or proper:
-        return wanted_numbers <= numbers(said) and proper <= said_stems
-    return len(words & content_terms(said)) >= max(1, len(words) / 2)
+    return holds(key_of(question["answer"]), reply.text, question["asked_on"][:4])
+
+
+def current_first(question: dict, reply) -> bool | None:
+    """None for a question that names no replaced value; else whether the current one comes
+    first."""
+    if question["kind"] != "knowledge-update" or not question.get("before"):
+        return None
+    if not grade(question, reply):
+        return False
+    year = question["asked_on"][:4]
+    now = held_at(key_of(question["answer"]), reply.text, year)
+    before = held_at(key_of(question["before"]), reply.text, year)
+    return before is None or now <= before
 
 
 def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
-    from conversations.answers import answer_question, content_terms
+    from conversations.answers import answer_question
     from memories.recall import recall
 
     for question in json.loads((household / "questions.json").read_text()):
@@ -100,6 +139,10 @@ def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
         reply = answer_question(owner, question["question"], found, now=at)
         split["ms"].append(1000 * (time.perf_counter() - started))
         right = grade(question, reply)
+        first = current_first(question, reply)
+        if first is not None:
+            split["current_first"][0] += first
+            split["current_first"][1] += 1
         kind = question["kind"]
         split["by_kind"].setdefault(kind, [0, 0])
         split["by_kind"][kind][0] += right
@@ -111,7 +154,7 @@ def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
             print(f"{mark}[{household.name} {kind}] {question['question']}")
             print(f"      gold: {question['answer'][:110]}")
             print(f"      said: {reply.text[:300]}".replace("\n", "\n            "))
-            print(f"      why:  {reply.reason} asked={sorted(content_terms(question['question']))}")
+            print(f"      why:  {reply.reason}")
 
 
 def main(argv=None) -> int:
@@ -123,7 +166,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="talkingrock-answers-") as data_dir:
         setup(data_dir)
         for name in ("dev", "test") if args.split == "both" else (args.split,):
-            split = {"by_kind": {}, "wrongly_declined": 0, "ms": []}
+            split = {"by_kind": {}, "wrongly_declined": 0, "ms": [], "current_first": [0, 0]}
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
                 users = replay(household)
                 ask(users, household, split, verbose=args.verbose and name == "dev")
@@ -136,6 +179,8 @@ def main(argv=None) -> int:
                 "  by kind: "
                 + ", ".join(f"{k} {a}/{b}" for k, (a, b) in sorted(split["by_kind"].items()))
             )
+            first = split["current_first"]
+            print(f"  current value first: {first[0]} of {first[1]}")
             print(
                 f"  declined when nothing answers: {declines[0]} of {declines[1]}; "
                 f"declined although a memory answers: {split['wrongly_declined']} of {answerable}"
