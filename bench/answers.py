@@ -128,6 +128,8 @@ def current_first(question: dict, reply) -> bool | None:
 
 
 def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
+    from django.conf import settings
+
     from conversations.answers import answer_question
     from memories.recall import recall
 
@@ -135,7 +137,8 @@ def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
         owner = users[question["member"]]
         at = aware(question["asked_on"] + "T12:00:00")
         started = time.perf_counter()
-        found = recall(owner, question["question"], k=10, at=at)
+        k = settings.TALKINGROCK_CONVERSATIONS["answer_memories"]  # as the chat asks
+        found = recall(owner, question["question"], k=k, at=at)
         reply = answer_question(owner, question["question"], found, now=at)
         split["ms"].append(1000 * (time.perf_counter() - started))
         right = grade(question, reply)

@@ -28,7 +28,7 @@ import os
 import sys
 import tempfile
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,9 +62,9 @@ def replay(household: Path) -> dict[str, object]:
     from django.db import transaction
 
     from conversations import review, services
-    from conversations.models import Act, Conversation, Message
+    from conversations.models import Conversation, Message
     from memories import indexing
-    from memories.models import Memory
+    from memories.models import Act, Memory
 
     info = json.loads((household / "household.json").read_text())
     users = {}
@@ -89,7 +89,13 @@ def replay(household: Path) -> dict[str, object]:
                 with transaction.atomic():
                     services.append(conversation, role=Message.Role.ASSISTANT, content=content)
         Conversation.objects.filter(pk=conversation.pk).update(started_at=started)
-        Message.objects.filter(conversation=conversation).update(created_at=started)
+        # Each message a minute after the one before, and what was said (evidence) as it was.
+        for message in Message.objects.filter(conversation=conversation):
+            said_at = started + timedelta(minutes=message.position)
+            Message.objects.filter(pk=message.pk).update(created_at=said_at)
+            Memory.everything.filter(message=message).update(
+                created_at=said_at, happened_at=said_at
+            )
         conversation.refresh_from_db()
         services.request_close(conversation=conversation)
         services.confirm_close(conversation=conversation)  # compresses inline: no worker

@@ -1,22 +1,28 @@
-"""Offline answers from memory (issue 13): the sentence that answers, with when and where it
-comes from, or a plain "I don't have that".
+"""Offline answers from what was said and kept (issues 13 and 22): the sentence that answers, with
+when it was said, the current value before the one it replaced, or a plain "I don't have that".
 
-A question is answered from what ``recall()`` found that clears the relevance floor. Each of those
-memories is cut into sentences (a fact is one already); each sentence is scored by
+A question is answered from what ``recall()`` found that clears the relevance floor: facts and
+memories kept at review, and what was said in conversations (the member's messages, and below
+them the assistant's replies). Each is cut into sentences (a long run-on into clauses, read two
+at a time); each sentence is scored by
 
 * how much of the question it covers: the question's content words (its shorthand expanded, its
-  question words and fillers left out), matched by their stems;
-* whether it holds the kind of thing asked for: a date or day for "when", an amount for "how
-  much", a name for "who", a time for "what time";
-* how high recall ranked its memory, and whether that memory is a fact (facts are written to
-  be read alone);
+  question words and fillers left out), matched by their stems and weighed by how rare they are
+  among the member's own words;
+* whether it holds the kind of thing asked for: a date, day or time for "when", a time for "what
+  time", an amount for "how much", a length of time for "how long", the days for "which days",
+  read with the one date and amount parser (talkingrock/language/);
+* how high recall ranked it, and what it is (a reviewed fact over a raw message, a message over
+  a reply).
 
-and a memory a later one replaced counts for less, so the current value wins and the answer says
-what it replaced. When the best sentence covers too little of the question, or the question
-names something the member has never mentioned, the answer is that there is no memory of it:
-no unrelated memory is offered instead. The weights and thresholds are constants below, set on
-the development households (tests/data/households/dev) by ``bench/answers.py``; the test
-households are only scored.
+Among the sentences that answer about as well, the one said last is the current one: it comes
+first, with the value it holds ("3:30pm — …"), and the earlier one is said as what it replaced
+("before: “pickup is at 3pm”"). A question about the past ("what was the first quote") gets the
+earliest instead. When the best sentence covers too little of the question, or the question names
+something the member never mentioned, the answer is that there is no memory of it: no unrelated
+memory is offered instead. Weights and thresholds are the constants below, set on the development
+households (tests/data/households/dev) with ``bench/answers.py``; the test households are only
+scored.
 
 A statement is acknowledged in a line: what it said will be remembered when the conversation
 closes (the compression does that, not this module).
@@ -26,17 +32,21 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from decimal import Decimal
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from django.utils import timezone
 
+from conversations.models import Message
 from conversations.offline.lexicon import normalise
 from conversations.offline.names import common_words, first_names
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
+from talkingrock.language import amounts, dates, values
 from talkingrock.text import sentences
 
 NO_MEMORY = "I don't have a memory of that."
@@ -62,21 +72,35 @@ GREETINGS = frozenset(
     "hello hi hey hiya good morn even night thank cheer bye goodby great cool nice lovely much".split()
 )
 _WORD = re.compile(r"[a-z0-9£$€][a-z0-9£$€,.'’-]*", re.I)
-_MONTH = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-)
-_DAY = r"mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
-_DATE = re.compile(rf"\b(?:{_MONTH})\b|\b(?:{_DAY})s?\b|\b\d{{1,2}}/\d{{1,2}}\b", re.I)
-_TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b", re.I)
-_AMOUNT = re.compile(r"[£$€]\s?\d|\b\d[\d,.]*\b")
 _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 
 # Scoring, set on the development households (bench/answers.py): coverage of the question's words
-# counts most; the kind of thing asked for, the rank recall gave and being a fact break ties.
+# counts most; the kind of thing asked for, the rank recall gave and what the source is break
+# ties.
 TYPE_WEIGHT = 0.35
-RANK_WEIGHT = 0.25
-FACT_WEIGHT = 0.1
+RANK_WEIGHT = 0.15
+SOURCE_WEIGHT = {
+    Memory.Kind.FACT: 0.1,
+    Memory.Kind.MEMORY: 0.0,
+    Memory.Kind.SAID: -0.05,
+    Memory.Kind.REPLY: -0.15,
+}
+# Kinds of value whose absence from everything said about a thing means there is no answer:
+# "how much" with no amount said, "what time" with no time said (a "when" may be the day it was
+# told, and a "who" the sentence itself).
+VALUE_KINDS = {
+    "amount": "amount",
+    "time": "time",
+    "duration": "length of time",
+    "schedule": "days",
+}
+# A conversation's narrative sums it up in its own words; what was said and the facts kept
+# from it answer a detail better.
+NARRATIVE_WEIGHT = -0.1
+# A sentence that does not hold the kind of thing asked for ("when": no day in it) keeps this
+# share of its score.
+WRONG_KIND_WEIGHT = 0.5
 REPLACED_WEIGHT = 0.5  # a value a later one replaced keeps half its score
 EMPTY_WEIGHT = 0.5  # a sentence that only repeats the question's words
 MIN_COVERAGE = 0.4  # the share of the question (by weight) the best sentence must cover
@@ -85,12 +109,27 @@ TYPO_SIMILARITY = 0.8  # difflib's ratio above which an unseen word is a misspel
 # A memory this close in meaning answers though it shares few words ("any ideas for the garden?"
 # → "we want to plant tomatoes and a herb bed"): MiniLM puts paraphrases above 0.5.
 MEANING_ANSWERS = 0.5
+# Sentences that cover at least this share of what the best one covers, and hold a value of the
+# same kind, tell the same thing: the one said last is the current one.
+SAME_THING = 0.75
+LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
+# A question word the sentence lacks but the sentences said around it hold counts this much.
+AROUND_WEIGHT = 0.5
+FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
+# "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
+# up in the member's keyword index (at most this many rows); what is found ranks last.
+LATER_TERMS = 2
+# A later sentence names the same thing when it holds this share of what the best one is about
+# ("football's moved to wednesdays" holds football, not Fionn).
+SUBJECT_SHARE = 0.4
+LATER_SCAN = 30
+LATER_RANK = 15
 
 
 @dataclass
 class Answer:
     text: str
-    kind: str  # "answer", "no_memory" or "acknowledge"
+    kind: str  # "answer", "no_memory", "clarify" or "acknowledge"
     used: list[Hit] = field(default_factory=list)  # the memories the answer rests on
     reason: str = ""  # why this answer, in a sentence (shown under "Why did you say that?")
 
@@ -101,6 +140,12 @@ class Candidate:
     hit: Hit
     rank: int
     terms: frozenset[str]
+    around: frozenset[str] = frozenset()  # the words said around it (its conversation's)
+
+    @property
+    def said_on(self) -> datetime:
+        """When it was said or kept (not the day it names: "on the 8th" said on 25 Nov)."""
+        return self.hit.memory.created_at
 
 
 def stem(word: str) -> str:
@@ -123,7 +168,7 @@ def words_of(text: str) -> list[str]:
 
 
 def content_terms(text: str) -> frozenset[str]:
-    stems = ((w, stem(w)) for w in words_of(text) if len(w) > 1 and not w.isdigit())
+    stems = ((w, stem(w)) for w in words_of(normalise(text)) if len(w) > 1 and not w.isdigit())
     return frozenset(s for w, s in stems if w not in FILLER and s not in FILLER)
 
 
@@ -146,56 +191,141 @@ def is_question(text: str) -> bool:
     return words[-1] == "again" and any(w.replace("'", "") in QUESTION_WORDS for w in words)
 
 
-def asks_for(question: str) -> re.Pattern | None:
-    """What kind of thing answers: a date, a time, an amount or a name (None: anything)."""
+# --- what a question asks for -------------------------------------------------------------------
+
+# Each kind of value a question can ask for, and how it is asked.
+_ASKS = (
+    ("schedule", re.compile(r"\bhow often\b|\bwhat days\b|\bwhich days\b|\bwhat nights\b")),
+    ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
+    ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
+    ("amount", re.compile(r"\bhow (?:much|many)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
+    ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
+)  # fmt: skip
+
+
+# The words that only say what kind of value is asked for ("how LONG is the drive"): no
+# sentence that answers repeats them, so they do not count towards coverage.
+FRAME_WORDS = {
+    "duration": frozenset({"long", "far"}),
+    "amount": frozenset(
+        {
+            "much",
+            "many",
+            "come",
+            "total",
+            "altogether",
+            "together",
+            "more",
+            "less",
+            "extra",
+            "over",
+            "under",
+            "than",
+            "still",
+        }
+    ),
+    "schedule": frozenset({"often", "day", "days"}),
+    "time": frozenset({"time", "hour", "early", "late"}),
+    "date": frozenset({"date", "day"}),
+    "name": frozenset({"name", "called"}),
+}
+# "when did", "what day did": the day something happened, which is the day it was told of when
+# the telling names none ("stu came round to look at the roof").
+_HAPPENED = re.compile(r"\b(?:when|what (?:date|day)|which day)\s+(?:did|was|were|had)\b")
+
+
+def asks_for(question: str) -> str | None:
+    """The kind of value that answers: "schedule", "time", "duration", "amount", "date" or
+    "name" (None: any sentence that covers the question)."""
     text = normalise(question).lower()
-    if re.search(r"\bwhat time\b|\bwhat r?\s?time\b", text):
-        return _TIME
-    if re.search(r"\bhow (?:much|many)\b|\bcost\b|\bpaying\b|\bprice\b|\bowe\b", text):
-        return _AMOUNT
-    if re.search(r"\bwhen\b|\bwhat (?:date|day)\b|\bhow long ago\b", text):
-        return _DATE
-    if re.search(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b", text):
-        return _NAME
+    for kind, pattern in _ASKS:
+        if pattern.search(text):
+            return kind
     return None
 
 
-def _candidates(hits: list[Hit]) -> list[Candidate]:
-    found = []
-    for rank, hit in enumerate(hits):
-        memory = hit.memory
-        pieces = [memory.content] if memory.kind == Memory.Kind.FACT else sentences(memory.content)
-        for piece in pieces:
-            piece = " ".join(piece.split())
-            if piece:
-                found.append(Candidate(piece, hit, rank, content_terms(piece)))
-    return found
+def value_in(
+    sentence: str,
+    kind: str | None,
+    *,
+    said_on: date,
+    happened: bool = False,
+    about: frozenset[str] = frozenset(),
+) -> str:
+    """The value of the kind asked for that ``sentence`` states, in plain words, read against
+    the day it was said ("the 8th at 10:30" → "Tuesday 8 December 2026 at 10:30am"); "" when it
+    states none. Of several, the one nearest the words the question is ``about`` ("her bill was
+    1400 + the 850 consumer unit" → 850 for the consumer unit). ``happened``: the question asks
+    when something happened, and a sentence that tells it happened without naming a day tells
+    it on the day it was said."""
+    if kind is None or kind == "name":
+        return ""
+    # Each date is read the way the verb before it tells time: "it came through on Tuesday"
+    # looks back, "I'm taking her on the 2nd" ahead.
+    ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
+    back = {m.start: m for m in dates.find(sentence, today=said_on, lean="past")}
+    found: list[tuple[int, dates.Mention]] = []
+    lean = "future"
+    for start, mention in ahead.items():
+        if dates.lean_of(sentence, at=start) == "past":
+            lean = "past"
+            mention = back.get(start, mention)
+        found.append((start, mention))
+    if not found:
+        lean = dates.lean_of(sentence)
+    found = _nearest_first(found, sentence, about)
+    mentions = [m for _, m in found]
+    if kind == "schedule":
+        return next((m.recurs.words for m in mentions if m.recurs), "")
+    if kind == "time":
+        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
+    if kind == "date":
+        for mention in mentions:
+            at = f" at {dates.spoken_time(mention.time)}" if mention.time else ""
+            if mention.recurs is not None:
+                return mention.recurs.words + at
+            if mention.day is not None and mention.said_as in DAY_SAID_AS:
+                return dates.spoken(mention.day, weekday=True) + at
+        if happened and lean == "past":
+            return dates.spoken(said_on, weekday=True)
+        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
+    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
+    found_amounts = [(a.start, a) for a in amounts.find(sentence, skip=skip)]
+    found_amounts = [a for _, a in _nearest_first(found_amounts, sentence, about)]
+    if kind == "duration":
+        units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
+        return next((a.said() for a in found_amounts if a.unit in units), "")
+    if kind == "amount":
+        money = [a for a in found_amounts if a.is_money or not a.unit]
+        return money[0].said() if money else ""
+    return ""
 
 
-def _score(candidate: Candidate, question: Question, count: int) -> float:
-    score = question.coverage(candidate.terms)
-    if not candidate.terms - question.weights.keys():  # it only repeats the question's words
-        score *= EMPTY_WEIGHT
-    if question.wanted is not None and question.wanted.search(candidate.sentence):
-        score += TYPE_WEIGHT
-    score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))
-    if candidate.hit.memory.kind == Memory.Kind.FACT:
-        score += FACT_WEIGHT
-    if candidate.hit.memory.valid_to is not None:
-        score *= REPLACED_WEIGHT
-    return score
+DAY_SAID_AS = ("date", "day", "weekday", "relative")
+
+
+def _nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
+    """Values in order of how near they are said to the words the question is about (in the
+    order said, when it names none of them here)."""
+    places = [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
+    if not places:
+        return sorted(found, key=lambda pair: pair[0])
+    return sorted(found, key=lambda pair: (min(abs(pair[0] - p) for p in places), pair[0]))
 
 
 @dataclass(frozen=True)
 class Question:
     """What a question asks: its content words (by stem) with their weight, the kind of thing
-    that answers it, the words none of the member's memories holds (typos, or things never
+    that answers it, the words none of the member's words holds (typos, or things never
     mentioned) and, among those, the names."""
 
     weights: dict[str, float]
-    wanted: re.Pattern | None
+    wanted: str | None
     unseen: frozenset[str] = frozenset()
     unknown_names: tuple[str, ...] = ()
+    about_the_past: bool = False
+    happened: bool = False  # asks when something happened ("when did …")
 
     def covers(self, term: str, terms: frozenset[str]) -> bool:
         if term in terms:
@@ -203,9 +333,16 @@ class Question:
         # A word the member never wrote may be a typo of one they did ("deliverd").
         return term in self.unseen and any(_alike(term, other) for other in terms)
 
-    def coverage(self, terms: frozenset[str]) -> float:
+    def coverage(self, terms: frozenset[str], around: frozenset[str] = frozenset()) -> float:
+        """The share of the question's weight the sentence covers; a word only the sentences
+        said around it hold ("loon lake" two messages up) counts ``AROUND_WEIGHT``."""
         total = sum(self.weights.values())
-        found = sum(w for t, w in self.weights.items() if self.covers(t, terms))
+        found = 0.0
+        for term, weight in self.weights.items():
+            if self.covers(term, terms):
+                found += weight
+            elif around and self.covers(term, around):
+                found += AROUND_WEIGHT * weight
         return found / total if total else 0.0
 
 
@@ -216,23 +353,35 @@ def _alike(word: str, other: str) -> bool:
     )
 
 
-def read_question(owner, question: str, *, members: int) -> Question:
-    """A word weighs by how rare it is among the member's own memories (IDF over their keyword
-    index: "playlist" decides, "want" hardly does); a word none of them holds weighs the most,
-    and a sentence covers it only by a near spelling. A name none of them holds (a word
-    capitalised inside the question, or a first name that is not also a common word) means
-    there is no memory of it."""
+def read_question(owner, question: str, *, asked_in_index: bool = False) -> Question:
+    """A word weighs by how rare it is among the member's own words (IDF over their keyword
+    index, which holds their memories and what they said: "playlist" decides, "want" hardly
+    does); a word none of them holds weighs the most, and a sentence covers it only by a near
+    spelling. A name none of them holds (a word capitalised inside the question, or a first name
+    that is not also a common word) means there is no memory of it. ``asked_in_index``: the
+    question is itself a message in the index, and its own words do not count."""
     text = normalise(question)
+    wanted = asks_for(question)
+    frame = FRAME_WORDS.get(wanted or "", frozenset())
     words = {}
     for word in words_of(text):
         term = stem(word)
-        if len(word) > 1 and not word.isdigit() and word not in FILLER and term not in FILLER:
+        if (
+            len(word) > 1
+            and not word.isdigit()
+            and word not in FILLER
+            and term not in FILLER
+            and word not in frame
+        ):
             words.setdefault(term, word.replace("'", " ").replace("’", " ").split()[0])
     if not words:
-        return Question({}, asks_for(question))
+        return Question({}, wanted)
+    members = max(Memory.everything.filter(owner=owner).count(), 1)
     counts = search.term_match_counts(
-        owner_id=owner.pk, terms=tuple(words.values()), cap=max(members, 1)
+        owner_id=owner.pk, terms=tuple(words.values()), cap=members + 1
     )
+    if asked_in_index:
+        counts = [max(count - 1, 0) for count in counts]
     capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[A-Z][a-z]+", text)}
     names = first_names() - common_words()
     weights, unseen, unknown = {}, set(), []
@@ -242,77 +391,392 @@ def read_question(owner, question: str, *, members: int) -> Question:
             unseen.add(term)
             if word in capitalised or word.removesuffix("s") in names:
                 unknown.append(word.title())
-    return Question(weights, asks_for(question), frozenset(unseen), tuple(unknown))
+    return Question(
+        weights,
+        wanted,
+        frozenset(unseen),
+        tuple(unknown),
+        values.asks_about_the_past(question),
+        bool(_HAPPENED.search(text.lower())),
+    )
+
+
+# --- the sentences that may answer -------------------------------------------------------------
+
+
+def _is_narrative(memory: Memory) -> bool:
+    return memory.kind == Memory.Kind.MEMORY and memory.source == Memory.Source.CONVERSATION
+
+
+def _pieces(memory: Memory) -> list[str]:
+    if memory.kind == Memory.Kind.FACT:
+        return [memory.content]
+    found = []
+    for sentence in sentences(memory.content):
+        if memory.is_evidence and is_question(sentence):
+            continue  # a question asked is no answer to one
+        if _is_narrative(memory) and "“" in sentence:
+            continue  # the narrative quoting another memory ("That replaces the earlier “…”")
+        clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+        if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
+            found.append(sentence)
+            continue
+        # A dictated run-on: two clauses at a time, so that a value and what it is about stay
+        # together ("the tiler is ruth, she's coming tues").
+        found += [f"{a}, {b}" for a, b in pairwise(clauses)]
+    return found
+
+
+def _candidates(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
+    """Every sentence of the hits, each with the words of its conversation's other hits (what
+    was said around it)."""
+    pieces = [
+        (rank_from + rank, hit, " ".join(piece.split()))
+        for rank, hit in enumerate(hits)
+        for piece in _pieces(hit.memory)
+    ]
+    by_conversation: dict[int, set[str]] = {}
+    for _, hit, piece in pieces:
+        if hit.memory.conversation_id is not None:
+            by_conversation.setdefault(hit.memory.conversation_id, set()).update(
+                content_terms(piece)
+            )
+    found = []
+    for rank, hit, piece in pieces:
+        if piece:
+            terms = content_terms(piece)
+            around = frozenset(by_conversation.get(hit.memory.conversation_id, set()) - terms)
+            found.append(Candidate(piece, hit, rank, terms, around))
+    return found
+
+
+def _holds(
+    candidate: Candidate,
+    wanted: str | None,
+    *,
+    happened: bool = False,
+    about: frozenset[str] = frozenset(),
+) -> str:
+    return value_in(
+        candidate.sentence,
+        wanted,
+        said_on=timezone.localtime(candidate.said_on).date(),
+        happened=happened,
+        about=about,
+    )
+
+
+def _continued(candidates: list[Candidate], question: Question) -> list[Candidate]:
+    """What was said and what the member said next, read as one: "mareks quote finally came
+    thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
+    question but holds no value of the kind asked for, once."""
+    if question.wanted not in VALUE_KINDS and question.wanted != "date":
+        return []
+    lacking = [
+        c
+        for c in candidates
+        if c.hit.memory.kind == Memory.Kind.SAID
+        and c.hit.memory.message_id is not None
+        and question.coverage(c.terms, c.around) >= MIN_COVERAGE
+        and not _value(c, question)
+    ]
+    said = {c.hit.memory.message_id: c for c in lacking}
+    if not said:
+        return []
+    asked = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
+    found = []
+    for pk, conversation_id, position in asked:
+        following = (
+            Message.objects.filter(
+                conversation_id=conversation_id,
+                role=Message.Role.USER,
+                position__gt=position,
+                position__lte=position + FOLLOWING,
+            )
+            .order_by("position")
+            .values_list("content", flat=True)
+            .first()
+        )
+        if following:
+            first = said[pk]
+            text = f"{first.sentence} … {' '.join(following.split())[:300]}"
+            terms = content_terms(text)
+            found.append(replace(first, sentence=text, terms=terms, around=first.around - terms))
+    return found
+
+
+def _coverage(candidate: Candidate, question: Question) -> float:
+    return question.coverage(candidate.terms, candidate.around)
+
+
+def _score(candidate: Candidate, question: Question, count: int) -> float:
+    score = _coverage(candidate, question)
+    if not candidate.terms - question.weights.keys():  # it only repeats the question's words
+        score *= EMPTY_WEIGHT
+    if question.wanted is not None:
+        if _value(candidate, question):
+            score += TYPE_WEIGHT
+        elif question.wanted != "name":
+            score *= WRONG_KIND_WEIGHT
+    score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))
+    memory = candidate.hit.memory
+    score += NARRATIVE_WEIGHT if _is_narrative(memory) else SOURCE_WEIGHT.get(memory.kind, 0.0)
+    if memory.valid_to is not None:
+        score *= REPLACED_WEIGHT
+    return score
+
+
+def _value(candidate: Candidate, question: Question) -> str:
+    if question.wanted:
+        return _holds(
+            candidate,
+            question.wanted,
+            happened=question.happened,
+            about=frozenset(question.weights),
+        )
+    return _any_value(candidate)
+
+
+def _said_later(owner, best: Candidate, question: Question, subject: set[str]) -> list[Candidate]:
+    """What the member said or kept after ``best`` that names the same thing (its heaviest
+    words, searched in their own keyword index): the later word a question about "now" needs,
+    even when recall ranked it out of sight ("moved the under 8s to wednesdays at 5")."""
+    terms = sorted(subject, key=lambda t: -question.weights[t])[:LATER_TERMS]
+    # The stems ("quot") are matched by the index's own stemmer, which reads "quoted" as "quot".
+    words = search.sanitise(" ".join(terms)).terms
+    if not words:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_expression(tuple(words)),
+        limit=LATER_SCAN,
+        include_archived=False,
+    )
+    later = (
+        Memory.everything.select_related("act")
+        .filter(pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
+        .exclude(pk=best.hit.memory_id)
+    )
+    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
+    return _candidates(hits, rank_from=LATER_RANK)
+
+
+def _share(subject: set[str], terms: frozenset[str], question: Question) -> float:
+    """How much of what the best sentence is about (by the question's weights) ``terms`` name."""
+    total = sum(question.weights[t] for t in subject)
+    named = sum(question.weights[t] for t in subject if question.covers(t, terms))
+    return named / total if total else 0.0
+
+
+def _current(best: Candidate, scored: list[Candidate], question: Question, owner=None) -> tuple:
+    """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
+    for a question about the past) and the one it replaced, if their values differ."""
+    coverage = _coverage(best, question)
+    if question.wanted is not None and question.wanted != "name" and not _value(best, question):
+        return best, None
+    subject = {t for t in question.weights if question.covers(t, best.terms)}
+    if owner is not None and not question.about_the_past and subject:
+        scored = [*scored, *_said_later(owner, best, question, subject)]
+    alike = [
+        c
+        for c in scored
+        if c.hit.memory_id != best.hit.memory_id
+        and _value(c, question)
+        and (
+            _coverage(c, question) >= SAME_THING * coverage
+            # A later word on the same thing that says it changed, though it names less of
+            # it: "football's moved to wednesdays at 5" after "Fionn has football on thursdays".
+            or (
+                c.said_on > best.said_on
+                and (
+                    _share(subject, c.terms, question) >= SUBJECT_SHARE
+                    if c.rank >= LATER_RANK  # found by _said_later: it must name the thing
+                    else subject & (c.terms | c.around)
+                )
+                and values.tells_a_change(best.sentence, c.sentence)
+            )
+        )
+    ]
+    told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
+    current = told[0] if question.about_the_past else told[-1]
+    value = _value(current, question)
+    for earlier in reversed(told) if not question.about_the_past else told:
+        if earlier.hit.memory_id == current.hit.memory_id:
+            continue
+        other = _value(earlier, question)
+        if other and other != value and earlier.said_on.date() != current.said_on.date():
+            return current, earlier
+    return current, None
+
+
+def _any_value(candidate: Candidate) -> str:
+    for kind in ("time", "amount", "date"):
+        if value := _holds(candidate, kind):
+            return value
+    return ""
+
+
+# Questions that ask for a sum worked out from what was said: a difference ("how much under
+# budget", "how much did switching save", "how much do I still owe") or a total of so many at a
+# price each ("how much will 40 planters at $22 each come to").
+_DIFFERENCE = re.compile(
+    r"\bhow much (?:more|less|extra|over|under|cheaper|dearer|higher|lower)\b|"
+    r"\b(?:under|over) (?:the )?(?:budget|quote|estimate)\b|\bsave[ds]?\b|\bsaving\b|"
+    r"\bstill owe\b|\bleft to pay\b|\bdifference\b",
+    re.I,
+)
+_TOTAL = re.compile(r"\b(?:in total|altogether|all together|come to|total)\b", re.I)
+_EACH = re.compile(
+    r"\b(\d{1,4})\s+(?:[a-z'’-]+\s+){0,3}?(?:at|@|x|×)\s*([£$€])?\s?(\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?:each|a head|per head|per person|a piece|apiece|ea)\b",
+    re.I,
+)
+
+
+def worked_out(question: str, chosen: list[Candidate]) -> str:
+    """A difference or a total worked out from the sentences that answer, said with what it is
+    worked out from ("£3,400: £28,000 against £24,600"); "" when the question asks for none or
+    the sentences do not hold what it needs."""
+    text = normalise(question)
+    if _TOTAL.search(text):
+        for candidate in chosen:
+            if found := _EACH.search(candidate.sentence):
+                count, sign, price = int(found[1]), found[2] or "", found[3].replace(",", "")
+                total = count * Decimal(price)
+                return f"{sign}{total:,.0f}: {count} at {sign}{Decimal(price):,} each"
+        return ""
+    if not _DIFFERENCE.search(text):
+        return ""
+    money = []
+    for candidate in chosen:
+        said_on = timezone.localtime(candidate.said_on).date()
+        skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
+        for amount in amounts.find(candidate.sentence, skip=skip):
+            if (amount.is_money or not amount.unit) and amount.value not in [
+                a.value for a in money
+            ]:
+                money.append(amount)
+    if len(money) < 2:
+        return ""
+    first, second = money[:2]
+    difference = abs(first.value - second.value)
+    sign = first.currency or second.currency
+    return f"{sign}{difference:,.0f}: {first.said()} against {second.said()}"
 
 
 def spoken_date(moment: datetime, *, now: datetime) -> str:
     moment = timezone.localtime(moment)
-    text = f"{moment.day} {moment:%b}"
+    text = f"{moment.day} {moment:%B}"
     return text if moment.year == timezone.localtime(now).year else f"{text} {moment.year}"
 
 
 def _source(hit: Hit, *, now: datetime) -> str:
+    """Where a sentence comes from and when, in words: "you said on 25 November", "kept on 3
+    March — Kitchen remodel"."""
     memory = hit.memory
     when = spoken_date(memory.happened_at or memory.created_at, now=now)
+    if memory.kind == Memory.Kind.SAID:
+        return f"you said on {when}"
+    if memory.kind == Memory.Kind.REPLY:
+        return f"I said on {when}"
     where = "" if memory.act.is_your_story else f" — {memory.act.title}"
-    return f"On {when}{where}"
+    return f"kept on {when}{where}"
 
 
-def _changed(hit: Hit) -> str:
-    for earlier in hit.components.get("replaces", [])[:1]:
-        return f" (It changed: previously “{earlier['previously'].rstrip('.')}”.)"
-    if hit.memory.valid_to is not None:
-        return " (This was changed later.)"
+def _line(candidate: Candidate, question: Question, *, now: datetime, lead: bool) -> str:
+    """ "3:30pm — “pickup moved to 3:30 now” (you said on 25 November)": the value asked for
+    first, when the sentence states one, then the sentence and where it comes from."""
+    value = _value(candidate, question) if lead and question.wanted else ""
+    said = f"“{candidate.sentence.rstrip()}” ({_source(candidate.hit, now=now)})"
+    return f"{value} — {said}" if value else said
+
+
+def _replaced(candidate: Candidate, before: Candidate | None, *, now: datetime) -> str:
+    if before is not None:
+        changed = spoken_date(candidate.said_on, now=now)
+        was = spoken_date(before.said_on, now=now)
+        return f"; changed {changed}, before: “{before.sentence.rstrip()}” ({was})"
+    for earlier in candidate.hit.components.get("replaces", [])[:1]:
+        try:
+            changed = (
+                f"changed {dates.spoken(date.fromisoformat(earlier['changed']), year=False)}, "
+            )
+        except (KeyError, TypeError, ValueError):
+            changed = ""
+        return f"; {changed}before: “{earlier['previously'].rstrip('.')}”"
+    if candidate.hit.memory.valid_to is not None:
+        return " (this was changed later)"
     return ""
 
 
-def answer_question(owner, question: str, found: RecallResult, *, now=None) -> Answer:
+def answer_question(
+    owner, question: str, found: RecallResult, *, now=None, asked_in_index: bool = False
+) -> Answer:
     """The answer to ``question`` from what ``found`` holds that clears the floor."""
     now = now or timezone.now()
     hits = found.strong
-    asked = read_question(owner, question, members=Memory.objects.filter(owner=owner).count())
+    asked = read_question(owner, question, asked_in_index=asked_in_index)
     if asked.unknown_names:
         return Answer(
             NO_MEMORY,
             "no_memory",
-            reason=f"None of your memories mentions {', '.join(asked.unknown_names)}.",
+            reason=f"Nothing you said or kept mentions {', '.join(asked.unknown_names)}.",
         )
     if not asked.weights:
         return Answer(NO_MEMORY, "no_memory", reason="The question has no words to look for.")
     candidates = _candidates(hits)
+    candidates += _continued(candidates, asked)
     if not candidates:
-        return Answer(
-            NO_MEMORY, "no_memory", reason="No memory cleared the relevance floor for this."
-        )
+        return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
     scored = sorted(candidates, key=lambda c: -_score(c, asked, len(hits)))
     best = scored[0]
-    coverage = asked.coverage(best.terms)
+    coverage = _coverage(best, asked)
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)
     if coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS:
         return Answer(
             NO_MEMORY,
             "no_memory",
-            reason=f"The closest memory ([id:{best.hit.memory_id}]) covers {coverage:.0%} of "
-            "what the question asks.",
+            reason=f"The closest thing you said or kept covers {coverage:.0%} of what the "
+            "question asks.",
         )
-    chosen = [best]
-    # Two memories can answer together ("how much under budget": the budget and the quote).
+    if asked.wanted in VALUE_KINDS and not _value(best, asked):
+        # "How much did Ana quote?": what was said about it gives no amount, so there is none.
+        return Answer(
+            NO_MEMORY,
+            "no_memory",
+            reason=f"Nothing you said or kept about it gives the {VALUE_KINDS[asked.wanted]}.",
+        )
+    current, before = _current(best, scored, asked, owner)
+    lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, now=now)]
+    chosen = [current] + ([before] if before else [])
+    # Two sentences can answer together ("how much under budget": the budget and the quote).
+    covered = asked.coverage(current.terms)
     for other in scored[1:]:
-        together = asked.coverage(best.terms | other.terms)
-        if other.hit.memory_id != best.hit.memory_id and together - coverage >= SECOND_MIN_GAIN:
+        if other.hit.memory_id in {c.hit.memory_id for c in chosen}:
+            continue
+        if asked.coverage(current.terms | other.terms) - covered >= SECOND_MIN_GAIN or (
+            _DIFFERENCE.search(question)
+            and _coverage(other, asked) >= MIN_COVERAGE
+            and _value(other, asked) not in ("", _value(current, asked))
+        ):
+            lines.append(_line(other, asked, now=now, lead=False))
             chosen.append(other)
             break
-    lines = [f"{_source(c.hit, now=now)}: {c.sentence.rstrip()}{_changed(c.hit)}" for c in chosen]
-    used = []
-    for c in chosen:
-        if c.hit not in used:
-            used.append(c.hit)
-    holds = asked.wanted is not None and asked.wanted.search(best.sentence)
+    if sum_said := worked_out(question, chosen):
+        lines.insert(0, sum_said)
+    used: list[Hit] = []
+    for candidate in chosen:
+        if candidate.hit not in used:
+            used.append(candidate.hit)
+    holds = asked.wanted is not None and bool(_value(current, asked))
     reason = (
         f"It covers {coverage:.0%} of what the question asks"
         if coverage >= MIN_COVERAGE
         else f"It means nearly what the question asks (similarity {meaning:.2f})"
     ) + (" and holds the kind of thing asked for." if holds else ".")
+    if before is not None:
+        reason += " It is the latest word on it; the earlier one follows."
     return Answer("\n".join(lines), "answer", used, reason=reason)
 
 

@@ -7,6 +7,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
 from conversations.models import Conversation, Message
 from talkingrock import llm
 
@@ -49,6 +51,17 @@ def transcript_of(conversation: Conversation) -> list[tuple[str, str]]:
         .order_by("position")
         .values_list("role", "content")
     )
+
+
+def days_of(conversation: Conversation) -> list:
+    """The local day each message of ``transcript_of`` was said, in the same order: relative
+    dates ("tmrw", "on the 8th") are read against the day of the message that says them."""
+    return [
+        timezone.localtime(moment).date()
+        for moment in conversation.messages.exclude(role=Message.Role.SYSTEM)
+        .order_by("position")
+        .values_list("created_at", flat=True)
+    ]
 
 
 def render(transcript: list[tuple[str, str]]) -> str:

@@ -142,6 +142,10 @@ SECTIONS = (
             "narrative": "narratives",
             "derived_from": "memories",
             "superseded_by": "memories",
+            # What was said (kinds "said" and "reply") is a row of the memories section too, so
+            # that what points at it (a recall's hits, a reply's memories) points somewhere; on
+            # restore it is the evidence of its restored message, made again, never a copy.
+            "message": "messages",
         },
     ),
     Section(
@@ -230,7 +234,7 @@ def _owned(owner) -> dict[str, QuerySet]:
         "conversations": Conversation.objects.filter(owner=owner),
         "messages": Message.objects.filter(conversation__owner=owner),
         "narratives": Narrative.objects.filter(owner=owner),
-        "memories": Memory.objects.filter(drafts_with_their_conversation, owner=owner),
+        "memories": Memory.everything.filter(drafts_with_their_conversation, owner=owner),
         "items": MemoryItem.objects.filter(memory__owner=owner),
         "deltas": StateDelta.objects.filter(memory__owner=owner),
         "entities": Entity.objects.filter(owner=owner),

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
 from conversations.backup import MANY, SECTIONS, USED_REFS, Section
+from memories.models import Memory
 from memories.porting import ImportFormatError, error_message, is_act_title, parse_iso_datetime
 from memories.services import clean_content, clean_tags
 from talkingrock.text import has_control
@@ -168,6 +169,11 @@ def _check_rows(raw, checked, ids) -> None:
     stories = [row["where"] for row in checked["acts"] if row["is_your_story"]]
     if len(stories) > 1:  # a member has one Your Story; which would the file's memories join?
         raise ImportFormatError(f"{stories[1]} is a second Your Story ({stories[0]} is one).")
+    for row in checked["memories"]:
+        if (row["kind"] in Memory.EVIDENCE) != (row["message"] is not None):
+            raise ImportFormatError(
+                f"{row['where']}: what was said names its message, and nothing else does."
+            )
     for row in checked["memories"]:
         try:  # what the app would refuse today is skipped, not the whole file
             row["content"], row["tags"] = clean_content(row["content"]), clean_tags(row["tags"])

@@ -69,7 +69,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     found = recall(
         owner,
         message.content,
-        k=_config("context_memories"),
+        k=max(_config("context_memories"), _config("answer_memories")),
         purpose="chat",
         conversation=conversation,
         message=message,
@@ -87,7 +87,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     )
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.
-    hits = found.strong
+    hits = found.strong[: _config("context_memories")]  # what the model is shown
     engine, content, used, explanation = "offline", "", [], ""
     if use_model:
         try:
@@ -103,7 +103,13 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     if not content:
         offline = offline_answer(owner, message.content, found, reading)
         note = "\n\n(The model did not answer: this is the offline engine's answer.)"
-        content = left_off(conversation, message) + offline.text + (note if explanation else "")
+        # "Where you left off" opens a new conversation, not the answer to a question.
+        opening = (
+            ""
+            if offline.kind == "answer" or answers.is_question(message.content)
+            else (left_off(conversation, message))
+        )
+        content = opening + offline.text + (note if explanation else "")
         used = [_used(hit, found) for hit in offline.used]
         explanation = (explanation + "so the offline engine did. " if explanation else "") + (
             offline.reason
@@ -158,11 +164,12 @@ def _used(hit, found) -> dict[str, Any]:
     }
 
 
-def offline_answer(owner, text: str, found, reading=None) -> answers.Answer:
+def offline_answer(owner, text: str, found, reading=None, *, stored: bool = True) -> answers.Answer:
     """A question answered from memory, or a statement acknowledged; when the reading of a
-    vague request needs a question first, that question."""
+    vague request needs a question first, that question. ``stored``: the text is a message
+    already in the member's index (its own words do not count as things they said)."""
     if answers.is_question(text):
-        answer = answers.answer_question(owner, text, found)
+        answer = answers.answer_question(owner, text, found, asked_in_index=stored)
         if answer.kind == "no_memory" and reading is not None and reading.needs_clarification:
             return answers.Answer(reading.clarification, "clarify", reason=answer.reason)
         return answer

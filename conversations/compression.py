@@ -29,7 +29,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from conversations import changes, drafts, offline, prompts
-from conversations.asking import Produced, ask, render, transcript_of
+from conversations.asking import Produced, ask, days_of, render, transcript_of
 from conversations.models import Conversation, Message
 from conversations.offline.pipeline import Extraction
 from memories import indexing
@@ -82,11 +82,20 @@ def extract_entities(transcript, reading: Extraction, *, use_llm: bool) -> Produ
     return produced
 
 
-def extract_facts(transcript, reading: Extraction, *, use_llm: bool, today: date) -> Produced:
+def extract_facts(
+    transcript, reading: Extraction, *, use_llm: bool, today: date, days: list[date] = ()
+) -> Produced:
+    """The conversation's facts; each remembers the day it was said on (``days``: each
+    message's day), against which its dates are read when the draft is written."""
     said = "\n".join(content for role, content in transcript if role == Message.Role.USER)
+
+    def said_on(fact) -> date:
+        position = reading.reading.units[fact.unit].message
+        return days[position] if position < len(days) else today
+
     produced = ask(
         use_llm,
-        lambda: {"facts": [drafts.fact_row(fact) for fact in reading.facts]},
+        lambda: {"facts": [drafts.fact_row(fact, said_on(fact)) for fact in reading.facts]},
         system=prompts.FACTS_SYSTEM,
         prompt=f"Date of the conversation: {today:%-d %B %Y}.\nThe person is "
         f"{reading.reading.member}.\n\nWhat they said:\n{said}\n\nList the facts.",
@@ -163,7 +172,13 @@ def _compress(conversation: Conversation, started: float) -> str:
     report["entities"] = entities.report() | {
         "passes": _config("extraction_passes") if work.use_llm else 1
     }
-    facts = extract_facts(work.transcript, reading, use_llm=work.use_llm, today=work.today)
+    facts = extract_facts(
+        work.transcript,
+        reading,
+        use_llm=work.use_llm,
+        today=work.today,
+        days=days_of(conversation),
+    )
     report["facts"] = facts.report()
 
     if not _set_stage(conversation, Stage.DELTAS):

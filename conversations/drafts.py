@@ -7,17 +7,21 @@ the stages share: who the member is, who else is in the household, whom they kno
 from __future__ import annotations
 
 import re
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from conversations.models import Conversation
 from conversations.offline import facts as offline_facts
+from conversations.offline import items as offline_items
 from conversations.offline.names import Known, title_case
 from memories import indexing
 from memories.acts import ensure_your_story
 from memories.models import Act, Entity, Memory, MemoryItem, StateDelta
 from narratives import services as narratives
+from talkingrock.language import parsed
 from talkingrock.text import clean_text
 
 if TYPE_CHECKING:
@@ -35,6 +39,8 @@ KIND_TO_TYPE = {
     "insights": "insight",
 }
 TYPE_TO_KIND = {value: key for key, value in KIND_TO_TYPE.items()}
+# Items whose words may name a day: it is kept beside them ("due", "on", "at").
+DATED_KINDS = ("tasks", "decisions", "waiting_on")
 MAX_FACT = 300
 
 
@@ -98,8 +104,11 @@ def merge_entities(passes: list[dict]) -> dict[str, list[dict[str, str]]]:
     return merged
 
 
-def fact_row(fact: offline_facts.Fact) -> dict[str, str]:
-    return {"text": fact.text, "subject": fact.subject, "relation": fact.relation}
+def fact_row(fact: offline_facts.Fact, said_on: date | None = None) -> dict[str, str]:
+    row = {"text": fact.text, "subject": fact.subject, "relation": fact.relation}
+    if said_on is not None:
+        row["said_on"] = said_on.isoformat()
+    return row
 
 
 def clean_facts(rows: Any) -> list[dict[str, str]]:
@@ -118,8 +127,41 @@ def clean_facts(rows: Any) -> list[dict[str, str]]:
                 "subject": " ".join(str(row.get("subject", "")).split())[:200],
                 "relation": " ".join(str(row.get("relation", "")).split())[:100],
             }
+            | ({"said_on": row["said_on"]} if _is_day(row.get("said_on")) else {})
         )
     return kept[: offline_facts.MAX_FACTS]
+
+
+def _is_day(value: Any) -> bool:
+    try:
+        date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _fact_fields(row: dict, conversation: Conversation) -> dict[str, Any]:
+    """What a fact's words hold, beside them (talkingrock/language/parsed.py), read against the
+    day it was said; its ``happened_at`` is the day it names, else that day."""
+    said_at = conversation.last_message_at or conversation.started_at or timezone.now()
+    said_on = (
+        date.fromisoformat(row["said_on"])
+        if _is_day(row.get("said_on"))
+        else timezone.localtime(said_at).date()
+    )
+    found = parsed.parse(row["text"], said_on=said_on)
+    tz = timezone.get_current_timezone()
+    happened = found.moment(tz) or datetime.combine(said_on, time(12, 0), tzinfo=tz)
+    return {"details": found.as_dict(), "happened_at": happened}
+
+
+def _item_fields(row: dict, conversation: Conversation) -> dict[str, Any]:
+    """An item without a day beside its words (a model's) gets the one they name."""
+    if row.get("due") or row.get("on"):
+        return row
+    said_at = conversation.last_message_at or conversation.started_at or timezone.now()
+    main = " ".join(str(value) for value in row.values() if isinstance(value, str))
+    return row | offline_items.when_fields(main, timezone.localtime(said_at).date())
 
 
 def write(conversation: Conversation, *, narrative, entities, facts, found: Found, route) -> Memory:
@@ -149,7 +191,7 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
         MemoryItem(
             memory=memory,
             type=KIND_TO_TYPE[kind],
-            data=row,
+            data=_item_fields(row, conversation) if kind in DATED_KINDS else row,
             is_active=not (kind == "tasks" and row.get("status") == "completed"),
         )
         for kind, rows in entities.value.items()
@@ -169,8 +211,8 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
             derived_from=memory,
             status=Memory.Status.DRAFT,
             extraction_engine=fact_engine,
-            happened_at=conversation.started_at,
             narrative=stamp,
+            **_fact_fields(row, conversation),
         )
         for row in facts.value
     ]

@@ -47,13 +47,14 @@ ENTITY_SCHEMA = {
 
 FACTS_SYSTEM = (
     "You are a fact extractor for a personal knowledge system. Given what a person said in a "
-    "conversation, list the facts worth knowing later. Each fact is one self-contained sentence "
-    "in the third person: names resolved and capitalised (never I, we, he, she, it, this), "
-    "amounts and dates written out in full (the conversation's date is given; write 'on 14 March "
-    "2026', never 'tomorrow'). Give each fact its subject (what it is about, a few words) and "
-    "relation (which property of it: time, place, cost, choice, state, preference). Decisions "
-    "are facts too. Do not include small talk, feelings of the moment or the assistant's words. "
-    "Output valid JSON only."
+    "conversation, list the facts worth knowing later. Each fact is the person's own clause for "
+    "it, copied from what they said and only cleaned: names capitalised, obvious typos fixed, "
+    "filler dropped. Never rewrite it into the third person or a template, and never change a "
+    "date, time or amount into other words: keep 'on the 8th', 'mon tue thu', '6k' as said (the "
+    "system reads them itself, against the conversation's date). Give each fact its subject "
+    "(what it is about, a few words) and relation (which property of it: time, place, cost, "
+    "choice, state, preference). Decisions are facts too. Do not include small talk, feelings of "
+    "the moment or the assistant's words. Output valid JSON only."
 )
 FACTS_SCHEMA = {
     "type": "object",

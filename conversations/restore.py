@@ -39,8 +39,8 @@ from django.utils import timezone
 from conversations import backup, backup_checks, restore_consolidation, restore_links
 from conversations.models import Conversation, Message
 from conversations.restore_v1 import import_version_1
-from conversations.services import open_conversation
-from memories import markdown, porting
+from conversations.services import open_conversation, said_of
+from memories import evidence, markdown, porting
 from memories.acts import ensure_your_story
 from memories.indexing import request_indexing
 from memories.models import (
@@ -144,6 +144,11 @@ class Restore:
             if key is not None and (found := have.get(key(row))) is not None:
                 self.ids[section][row["id"]] = found
                 continue
+            if any(
+                spec.required(ref) and self.to(target, row[ref]) is None
+                for ref, target in spec.refs.items()
+            ):
+                continue  # it points at a row not restored (what was said, without its message)
             new.append((row, self.build(section, row)))
         self.created(section, new)
 
@@ -269,6 +274,12 @@ class Restore:
             conversation = self.to("conversations", row["conversation"])
             self.ids["messages"][row["id"]] = at.get((conversation, row["position"]))
         self.restore("messages", parent="conversation")
+        # What was said stays findable: the restored transcripts join the member's indexes.
+        fresh = [self.ids["messages"][row["id"]] for row in self.rows["messages"]]
+        restored = Message.objects.filter(pk__in=[pk for pk in fresh if pk is not None]).order_by(
+            "pk"
+        )
+        evidence.record_many(owner=self.owner, said=[said_of(m) for m in restored])
 
     def narratives(self) -> None:
         """One at a time, in chain order: what a narrative continues exists when it is written."""
@@ -291,7 +302,16 @@ class Restore:
         # Drafts of a conversation imported archived were counted in its note; those of a
         # conversation the member has already are theirs, as they stand.
         explained = self.noted | (set(self.ids["conversations"]) - self.fresh["conversations"])
+        said = dict(
+            Memory.everything.filter(
+                owner=self.owner, kind__in=Memory.EVIDENCE, message__isnull=False
+            ).values_list("message_id", "pk")
+        )
         for row in self.rows["memories"]:
+            if row["kind"] in Memory.EVIDENCE:
+                # What was said is the evidence of its message as restored, made again.
+                self.ids["memories"][row["id"]] = said.get(self.to("messages", row["message"]))
+                continue
             if "refused" in row:
                 self.report.errors.append(f"{row['where']}: {row['refused']}")
                 continue

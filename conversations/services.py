@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from conversations.models import Conversation, Message
+from memories import evidence
 from memories.models import Memory
 from talkingrock import jobs
 from talkingrock.text import clean_text
@@ -150,7 +151,19 @@ def append(
         fields["nudged_at"] = None  # a new silence may earn a new nudge
     Conversation.objects.filter(pk=conversation.pk).update(**fields)
     conversation.refresh_from_db()
+    # What was said stays findable: in the member's indexes from now on (memories/evidence.py).
+    evidence.record(owner=conversation.owner, said=said_of(message))
     return message
+
+
+def said_of(message: Message) -> evidence.Said:
+    return evidence.Said(
+        message_id=message.pk,
+        conversation_id=message.conversation_id,
+        role=message.role,
+        content=message.content,
+        said_at=message.created_at,
+    )
 
 
 def _not_active(conversation: Conversation) -> str:

@@ -29,22 +29,28 @@ from memories.models import Memory
 BEFORE = 2  # memories told just before this one that its key holds
 WEIGHT = 0.5  # each of them counts half as much as the memory itself
 
-Group = tuple[int, int | None, str]  # owner id, conversation id, session
+# owner id, conversation id, session, and whether it is what was said (evidence): a conversation's
+# messages are read with the messages before them, its memories with the memories before them.
+Group = tuple[int, int | None, str, bool]
 
 
-def _group_of(owner_id: int, conversation_id: int | None, session: str) -> Group | None:
+def _group_of(
+    owner_id: int, conversation_id: int | None, session: str, kind: str = Memory.Kind.MEMORY
+) -> Group | None:
+    said = kind in Memory.EVIDENCE
     if conversation_id is not None:
-        return (owner_id, conversation_id, "")
+        return (owner_id, conversation_id, "", said)
     if session:
-        return (owner_id, None, session)
+        return (owner_id, None, session, said)
     return None
 
 
 def _members(group: Group) -> list[int]:
     """The group's memories in the order they were told (drafts included: a draft is replaced or
     confirmed in place, and its deletion rebuilds what follows it)."""
-    owner_id, conversation_id, session = group
-    rows = Memory.objects.filter(owner_id=owner_id)
+    owner_id, conversation_id, session, said = group
+    rows = Memory.everything.filter(owner_id=owner_id)
+    rows = rows.filter(kind__in=Memory.EVIDENCE) if said else rows.exclude(kind__in=Memory.EVIDENCE)
     if conversation_id is not None:
         rows = rows.filter(conversation_id=conversation_id)
     else:
@@ -93,11 +99,11 @@ def rebuild(memory_ids: list[int]) -> int:
     """Inside the transaction that wrote these memories' vectors: their keys, and the keys of the
     memories after them whose windows hold them."""
     changed: dict[Group, set[int]] = defaultdict(set)
-    rows = Memory.objects.filter(pk__in=memory_ids)
-    for pk, owner_id, conversation_id, session in rows.values_list(
-        "pk", "owner_id", "conversation_id", "session"
+    rows = Memory.everything.filter(pk__in=memory_ids)
+    for pk, owner_id, conversation_id, session, kind in rows.values_list(
+        "pk", "owner_id", "conversation_id", "session", "kind"
     ):
-        if group := _group_of(owner_id, conversation_id, session):
+        if group := _group_of(owner_id, conversation_id, session, kind):
             changed[group].add(pk)
     windows = {}
     for group, ids in changed.items():
@@ -118,10 +124,13 @@ def rebuild_groups(groups: set[Group]) -> int:
 def rebuild_everything(*, owner_id: int | None = None) -> int:
     """Every key (``manage.py reembed`` does it through indexing; this builds them for memories
     indexed before contextual keys existed)."""
-    rows = Memory.objects.filter(Q(conversation__isnull=False) | ~Q(session=""))
+    rows = Memory.everything.filter(Q(conversation__isnull=False) | ~Q(session=""))
     if owner_id is not None:
         rows = rows.filter(owner_id=owner_id)
-    groups = {_group_of(*row) for row in rows.values_list("owner_id", "conversation_id", "session")}
+    groups = {
+        _group_of(*row)
+        for row in rows.values_list("owner_id", "conversation_id", "session", "kind")
+    }
     return rebuild_groups({group for group in groups if group})
 
 
@@ -131,7 +140,7 @@ _deleted = threading.local()
 
 
 def memory_deleted(instance: Memory) -> None:
-    group = _group_of(instance.owner_id, instance.conversation_id, instance.session)
+    group = _group_of(instance.owner_id, instance.conversation_id, instance.session, instance.kind)
     if group is None:
         return
     pending = _deleted.__dict__.setdefault("groups", set())

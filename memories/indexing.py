@@ -33,6 +33,11 @@ class Pending:
     owner_id: int
     content: str
     content_hash: str
+    kind: str = Memory.Kind.MEMORY
+
+    @property
+    def is_evidence(self) -> bool:
+        return self.kind in Memory.EVIDENCE
 
 
 def request_indexing(*, owner_id: int) -> None:
@@ -45,18 +50,23 @@ def request_indexing(*, owner_id: int) -> None:
         jobs.enqueue("memories.tasks.index_memories", owner_id, owner_id=owner_id)
 
 
+_FIELDS = ("id", "owner_id", "content", "content_hash", "kind")
+
+
 def _pending(*, owner_id: int | None, after_id: int, everything: bool, limit: int) -> list[Pending]:
-    rows = Memory.objects.filter(pk__gt=after_id)
+    """Memories and what was said (evidence), both embedded the same way."""
+    rows = Memory.everything.filter(pk__gt=after_id)
     if owner_id is not None:
         rows = rows.filter(owner_id=owner_id)
     if not everything:
         rows = rows.exclude(indexed_hash=F("content_hash"))
-    fields = ("id", "owner_id", "content", "content_hash")
-    return [Pending(*row) for row in rows.order_by("pk").values_list(*fields)[:limit]]
+    return [Pending(*row) for row in rows.order_by("pk").values_list(*_FIELDS)[:limit]]
 
 
 def pending_count(*, owner_id: int | None = None, everything: bool = False) -> int:
-    rows = Memory.objects.all() if owner_id is None else Memory.objects.filter(owner_id=owner_id)
+    rows = Memory.everything.all()
+    if owner_id is not None:
+        rows = rows.filter(owner_id=owner_id)
     return rows.count() if everything else rows.exclude(indexed_hash=F("content_hash")).count()
 
 
@@ -103,7 +113,9 @@ def _write_mentions(batch: list[Pending], found: list[list[entity_rules.Extracte
 
 def _entities(batch: list[Pending]) -> list[list[entity_rules.ExtractedEntity]]:
     """The names in each memory's text, and the people its conversation's compression found
-    (they are people for certain, and the narrative may not name them all)."""
+    (they are people for certain, and the narrative may not name them all). What was said
+    (evidence) names no entities: the memories kept from it do, once reviewed, and raw chat
+    would fill the people page with weekdays and half sentences."""
     people: dict[int, list[entity_rules.ExtractedEntity]] = defaultdict(list)
     items = MemoryItem.objects.filter(memory_id__in=[item.id for item in batch], type="person")
     for memory_id, data in items.values_list("memory_id", "data"):
@@ -112,6 +124,9 @@ def _entities(batch: list[Pending]) -> list[list[entity_rules.ExtractedEntity]]:
             people[memory_id].append(entity_rules.ExtractedEntity(name, normalized, "person"))
     found = []
     for item in batch:
+        if item.is_evidence:
+            found.append([])
+            continue
         merged = {e.normalized: e for e in entity_rules.extract(item.content)}
         merged |= {e.normalized: e for e in people[item.id]}
         found.append(list(merged.values()))
@@ -120,8 +135,9 @@ def _entities(batch: list[Pending]) -> list[list[entity_rules.ExtractedEntity]]:
 
 def refresh_mentions(memory_ids: list[int]) -> None:
     """Recompute the mentions of these memories (their items changed; their text did not)."""
-    fields = ("id", "owner_id", "content", "content_hash")
-    batch = [Pending(*row) for row in Memory.objects.filter(pk__in=memory_ids).values_list(*fields)]
+    batch = [
+        Pending(*row) for row in Memory.objects.filter(pk__in=memory_ids).values_list(*_FIELDS)
+    ]
     with transaction.atomic():
         _write_mentions(batch, _entities(batch))
 
@@ -134,7 +150,7 @@ def index_batch(batch: list[Pending]) -> int:
         # Only rows whose text is still what was embedded: a row deleted or edited meanwhile is
         # skipped here and, if edited, indexed again on the next run.
         current = set(
-            Memory.objects.filter(pk__in=[item.id for item in batch]).values_list(
+            Memory.everything.filter(pk__in=[item.id for item in batch]).values_list(
                 "pk", "content_hash"
             )
         )
@@ -149,7 +165,7 @@ def index_batch(batch: list[Pending]) -> int:
         # Their contextual keys, and those of the memories told just after them.
         context.rebuild([item.id for item, _, _ in computed])
         _write_mentions([item for item, _, _ in computed], [found for _, _, found in computed])
-        Memory.objects.bulk_update(
+        Memory.everything.bulk_update(
             [Memory(pk=item.id, indexed_hash=item.content_hash) for item, _, _ in computed],
             ["indexed_hash"],
         )

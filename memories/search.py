@@ -180,6 +180,8 @@ def match_expression(terms: tuple[str, ...]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
+# memory_query (seed 001's keyword tool) ranks the memories a member keeps; what was said is
+# recall's evidence, not a memory to reinforce or demote.
 # FTS-first: the member's index drives the join (CROSS JOIN pins the order) and each match is
 # looked up by primary key. Letting the planner drive from the owner index instead re-runs the FTS
 # query per row: 5.4 s against 8 ms on 20k rows (TECH_NOTES §2.2); tests/test_memory_query.py
@@ -195,6 +197,7 @@ FROM (
            max(julianday(%s) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
     FROM {fts} CROSS JOIN memories_memory AS m ON m.id = {fts}.rowid
     WHERE {fts} MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
+          AND m.kind IN ('memory', 'fact')
 )
 ORDER BY rank DESC, id DESC
 LIMIT %s
@@ -281,7 +284,7 @@ def indexed_ids(*, owner_id: int, table: str, match: str) -> list[int]:
 
 PRUNE_CANDIDATES = """
 SELECT id FROM memories_memory
-WHERE archived_at IS NULL AND status = 'confirmed'
+WHERE archived_at IS NULL AND status = 'confirmed' AND kind IN ('memory', 'fact')
 ORDER BY exp(score * %s) / (1 + max(julianday(%s) - julianday(coalesce(last_hit_at, created_at)), 0) * %s) ASC,
          id ASC
 LIMIT %s

@@ -92,7 +92,7 @@ def partition(owner_id: int) -> Partition:
             _partitions[key] = current
         elif tick > current.tick:
             changed = list(
-                Memory.objects.filter(owner_id=owner_id, vector_tick__gt=current.tick)
+                Memory.everything.filter(owner_id=owner_id, vector_tick__gt=current.tick)
                 .order_by()
                 .values_list("pk", flat=True)
             )
@@ -148,7 +148,7 @@ def record_writes(owner_ids: set[int], memory_ids_by_owner: dict[int, list[int]]
         VectorClock.objects.get_or_create(owner_id=owner_id)
         VectorClock.objects.filter(owner_id=owner_id).update(tick=F("tick") + 1)
         tick = VectorClock.objects.values_list("tick", flat=True).get(owner_id=owner_id)
-        Memory.objects.filter(pk__in=memory_ids_by_owner[owner_id]).update(vector_tick=tick)
+        Memory.everything.filter(pk__in=memory_ids_by_owner[owner_id]).update(vector_tick=tick)
 
 
 def record_deletion(owner_id: int) -> None:

@@ -57,7 +57,9 @@ def test_a_question_gets_the_sentence_that_answers_it_with_when_it_was_said(alic
     answer = ask(alice, "whats the kitchen budget again")
 
     assert answer.kind == "answer"
-    assert answer.text.startswith("On ") and "£28,000" in answer.text
+    # The value first, then the sentence in its own words and when it was kept.
+    assert answer.text.startswith("£28,000 — “Priya and Tom set the kitchen budget at £28,000.”")
+    assert "(kept on " in answer.text
     assert "shoes" not in answer.text
     assert "covers" in answer.reason
 
@@ -73,7 +75,8 @@ def test_the_current_value_comes_first_and_says_what_it_replaced(alice, kitchen)
     answer = ask(alice, "wait what did we end up doing w the worktops")
 
     first = answer.text.splitlines()[0]
-    assert "quartz" in first and "It changed: previously “The worktops will be oak" in first
+    assert first.index("quartz") < first.index("before: “The worktops will be oak butcher block”")
+    assert "; changed " in first
     assert answer.used[0].memory_id == kitchen["quartz"].pk
 
 
@@ -85,7 +88,9 @@ def test_a_question_nothing_answers_gets_a_plain_no(alice, kitchen):
 
 
 def test_a_name_never_mentioned_is_the_reason_given(alice, kitchen):
-    assert ask(alice, "when is danny's wedding").reason == "None of your memories mentions Danny."
+    assert (
+        ask(alice, "when is danny's wedding").reason == "Nothing you said or kept mentions Danny."
+    )
 
 
 def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from memories import services, tasks
 from memories.consolidation import clusters, dream_rules, dreams, merge, sql, store
-from memories.consolidation.values import conflicts
 from memories.models import ConsolidationRun, Dream, Entity, Memory, Mention, Observation
+from talkingrock.language.values import conflicts
 
 MILO_TUESDAY = "Milo has swimming lessons on Tuesdays at 5pm at the leisure centre."
 MILO_EVERY_TUESDAY = "Milo's swimming lesson is every Tuesday at 5pm at the leisure centre."
@@ -136,7 +136,7 @@ def test_the_same_words_about_another_person_or_relation_stay_apart(alice):
 def test_values_conflict_by_kind_and_agree_across_spellings():
     assert conflicts("Pickup is at 5pm on Tuesdays", "Pickup is Tuesday at 17:00") == []
     assert conflicts("Rent is £950 a month", "Rent is £1,050 a month") == [
-        "number 950 against 1050"
+        "amount 950 against 1050"
     ]
     assert conflicts("Bins go out on 3 March", "Bins go out on March 4th")
     assert conflicts("Milo likes broccoli", "Milo doesn't like broccoli")

@@ -312,7 +312,7 @@ def test_why_shows_the_recall_behind_a_reply(alice_client, alice, remember, inde
     with capture(execute=True):
         say(alice_client, "When is Maya's dentist?")
     reply = services.open_conversation(alice).messages.get(role="assistant")
-    assert reply.content.endswith("Maya's dentist appointment is on Tuesday")
+    assert "“Maya's dentist appointment is on Tuesday” (kept on " in reply.content
     used = reply.memories_used[0]
     assert used["recall"] == reply.recall_id
     page = alice_client.get(reverse("conversations:why", args=[used["recall"]])).content.decode()

@@ -540,8 +540,9 @@ def test_the_offline_reply_answers_with_the_sentence_and_leaves_a_trail(alice, r
     reply = chat.respond(conversation=conversation, message=message)
 
     assert reply.role == "assistant" and reply.engine == "offline" and reply.position == 1
-    assert reply.content.endswith(": Maya's dentist appointment is on Tuesday at 3pm")
-    assert reply.content.startswith("On ")  # when it was said
+    # The day it names first, then the words as kept and when they were kept.
+    assert reply.content.startswith("Tuesday ") and " at 3pm — " in reply.content
+    assert "“Maya's dentist appointment is on Tuesday at 3pm” (kept on " in reply.content
     assert "insurance" not in reply.content
     assert [used["id"] for used in reply.memories_used] == [dentist.pk]
     assert "covers" in reply.explanation and "kind of thing asked for" in reply.explanation
@@ -559,7 +560,7 @@ def test_the_offline_reply_says_plainly_when_it_has_no_memory_of_it(alice, remem
     reply = chat.respond(conversation=conversation, message=message)
     assert reply.content == "I don't have a memory of that." and reply.memories_used == []
     assert reply.explanation.startswith("Read as stream × human × read")
-    assert reply.explanation.endswith("None of your memories mentions Hannah.")
+    assert reply.explanation.endswith("Nothing you said or kept mentions Hannah.")
 
 
 def test_a_statement_is_acknowledged_not_answered_with_memories(alice, remember, index):

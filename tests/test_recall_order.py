@@ -12,7 +12,8 @@ from django.utils import timezone
 
 from conversations.models import Conversation
 from memories.models import Memory, MemoryItem
-from memories.recall import order, recall
+from memories.recall import recall
+from talkingrock.language import values
 
 NOW = timezone.now()
 
@@ -158,7 +159,7 @@ def test_a_topic_told_again_without_a_change_or_a_new_value_moves_nothing(alice,
     ],
 )
 def test_what_counts_as_telling_a_change(older, newer, changed):
-    assert order.tells_a_change(older, newer) is changed
+    assert values.tells_a_change(older, newer) is changed
 
 
 def test_telling_the_same_topic_twice_in_one_conversation_moves_nothing(alice, remember, index):

@@ -108,7 +108,9 @@ def test_a_fact_is_edited_another_removed_and_one_added(alice_client, draft):
 
     first.refresh_from_db()
     assert (first.content, first.user_edited) == ("Alice chose green for the hallway.", True)
-    assert first.original_content == "Alice decided to paint the hallway green."
+    assert (
+        first.original_content == "We decided to paint the hallway green because it hides scuffs."
+    )
     assert not Memory.objects.filter(pk=second.pk).exists()  # a draft's fact was never kept
     assert [f.content for f in review.facts_of(draft)] == [
         "Alice chose green for the hallway.",

@@ -28,6 +28,7 @@ import numpy as np
 from conversations.offline.pipeline import Extraction
 from conversations.offline.reading import Unit
 from talkingrock import embeddings, nlp
+from talkingrock.language import values as said_values
 
 # Cosine of MiniLM embeddings between an earlier item and a clause of this conversation.
 RESOLVES_WITH_PERSON = 0.30  # the person it is about is named or meant
@@ -165,18 +166,31 @@ class _Described:
     people: frozenset[str]  # the people among the topic
 
 
+# The kinds of value the one parser reads (talkingrock/language/values.py), as this stage names
+# them: a day, a time, a weekday or a month is "when"; money and counts are "amount".
+_PARSED_KINDS = {
+    "time": "when", "date": "when", "weekday": "when", "month": "when", "year": "when",
+    "amount": "amount", "number": "amount",
+}  # fmt: skip
+
+
 def _describe(texts: list[str], household: set[str]) -> list[_Described]:
     described = []
-    for doc in nlp.parse(texts):
+    for text, doc in zip(texts, nlp.parse(texts), strict=True):
         topic, values, people, kinds = set(), set(), set(), set()
+        # Values as the one parser reads them ("sat 19 sept", "3:30 now, not 3pm"): the words
+        # spaCy reads them by are left to the topic.
+        for kind, value in said_values.values_of(text).all():
+            values.add(value)
+            kinds.add((_PARSED_KINDS[kind], value))
         for token in doc:
             lemma = token.lemma_.casefold()
             if token.is_punct or token.is_stop or len(lemma) < 2:
                 continue
             if token.like_num or token.ent_type_ in _VALUE_KINDS or _CLOCK.fullmatch(lemma):
                 values.add(lemma)
-                kind = "when" if _CLOCK.fullmatch(lemma) else _VALUE_KINDS.get(token.ent_type_)
-                kinds.add((kind or "amount", lemma))
+                if token.ent_type_ in ("GPE", "LOC", "FAC", "ORG", "PRODUCT"):
+                    kinds.add((_VALUE_KINDS[token.ent_type_], lemma))
             elif token.ent_type_ == "PERSON" or token.pos_ == "PROPN":
                 if lemma not in household:
                     topic.add(lemma)

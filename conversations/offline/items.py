@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from conversations.offline import dates, lexicon, phrases
+from conversations.offline import lexicon, phrases
 from conversations.offline.reading import Reading, Unit
 from conversations.offline.waiting import waiting
+from talkingrock.language import parsed
 
 MAX_ITEMS = 20
 MAX_TEXT = 300
@@ -184,24 +185,32 @@ def actions(tokens: list) -> list[list]:
 def tasks(unit: Unit, today: date) -> list[dict[str, str]]:
     found = []
     for piece in actions(list(_core(unit, list(unit.tokens)))):
-        description = _dated(phrases.strip_frame(_words(unit, piece)), today)
+        description = _clip(phrases.strip_frame(_words(unit, piece)))
         if len(description.split()) >= 2:
-            found.append({"description": description, "status": "decided"})
+            found.append({"description": description, **when_fields(_words(unit, piece), today)})
     return found
 
 
-def _dated(text: str, today: date) -> str:
-    """Dates written out as the rest of the memory writes them, then clipped."""
-    return _clip(dates.resolve(text, today)[0])
+def when_fields(text: str, today: date) -> dict[str, str]:
+    """The day (and time) an item's words name, beside them: "due" for a deadline ("by friday"),
+    "on" and "at" otherwise ("thursday at 9"). The words themselves are left as they were said."""
+    found = parsed.parse(text, said_on=today)
+    for mention in found.when:
+        if "date" not in mention:
+            continue
+        if mention.get("lead") in ("by", "before", "till", "until"):
+            return {"due": mention["date"]}
+        return {"on": mention["date"], **({"at": mention["time"]} if "time" in mention else {})}
+    return {}
 
 
 MIN_QUESTION_WORDS = 3  # "just don't know?", "will think?" hold nothing anyone could answer
 
 
 def question(unit: Unit, member: str, today: date) -> dict[str, str] | None:
+    """The question held, as the member put it ("whether we do the floors now or after
+    Christmas"): its frame taken off, nothing rewritten."""
     body = phrases.tidy(phrases.question_of(_words(unit)))
-    body = phrases.in_third_person(body, member)
-    body = dates.resolve(body, today)[0]
     if len(body.split()) < MIN_QUESTION_WORDS:
         return None
     return {"question": _clip(body)[: MAX_TEXT - 1] + "?"}

@@ -158,12 +158,3 @@ def choice_of(text: str) -> str:
     if found := _IT_IS.match(text):
         text = found["choice"]
     return text
-
-
-def in_third_person(text: str, member: str) -> str:
-    """The member's "I", "me", "my" as their name, for an item read later ("would I take a cut"
-    → "would Priya take a cut")."""
-    text = re.sub(r"\b(?:I|me)\b(?!')", member, text)
-    text = re.sub(r"\b(?:I'm)\b", f"{member} is", text)
-    text = re.sub(r"\bmy\b", f"{member}'s", text, flags=re.I)
-    return text

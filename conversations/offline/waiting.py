@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from conversations.offline import dates, phrases
+from conversations.offline import phrases
 from conversations.offline.reading import Unit
+from talkingrock.language import dates
 
 # Verbs of delivering or answering: their object is what is owed.
 OWED_VERBS = frozenset(
@@ -195,12 +196,10 @@ def waiting(unit: Unit, today: date, previous: Unit | None = None) -> dict[str, 
     what = _owed_thing(unit, who) or _asked_about(previous, who) or _promised(unit, who)
     if not what:
         return None
-    row = {
-        "who": phrases.tidy(who),
-        "what": phrases.tidy(dates.resolve(what, today)[0]),
-        "since": today.isoformat(),
-    }
-    _, found = dates.resolve(unit.text, today)
-    if found:
-        row["by"] = dates.spoken(found[-1])
+    row = {"who": phrases.tidy(who), "what": phrases.tidy(what), "since": today.isoformat()}
+    # The day it is owed by, beside the words ("by friday" → 27 November 2026).
+    days = [m for m in dates.find(unit.text, today=today) if m.day is not None]
+    if days:
+        row["by"] = dates.spoken(days[-1].day)
+        row["due"] = days[-1].day.isoformat()
     return row

@@ -44,7 +44,9 @@ class Context:
 
     @property
     def hits(self) -> list[Hit]:
-        return self.found.strong
+        """The memories kept that bear on the request. What was said (evidence) answers
+        questions; it is not a thread or a memory a request can mean."""
+        return [hit for hit in self.found.strong if not hit.memory.is_evidence]
 
     @property
     def vague(self) -> bool:
@@ -87,7 +89,13 @@ def gather(
     if found is None:
         conversation = message.conversation if message is not None else None
         found = recall(
-            owner, request, k=top_k, purpose=purpose, conversation=conversation, message=message
+            owner,
+            request,
+            k=top_k,
+            purpose=purpose,
+            conversation=conversation,
+            message=message,
+            evidence=False,
         )
     terms = content_terms(normalise(request)) - _VAGUE_STEMS  # "thing" names nothing
     items = []

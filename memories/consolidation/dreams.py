@@ -31,9 +31,9 @@ from memories.consolidation import prompts, sql, store
 from memories.consolidation.clusters import Clusters, cluster, facts_with_vectors, min_facts
 from memories.consolidation.dream_rules import OFFLINE, Candidate, offline_dreams
 from memories.consolidation.runs import Run
-from memories.consolidation.values import invented
 from memories.models import Dream, Memory
 from talkingrock import embeddings, llm
+from talkingrock.language.values import invented
 
 log = logging.getLogger(__name__)
 

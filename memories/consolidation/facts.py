@@ -27,11 +27,11 @@ from django.utils import timezone
 from memories import search
 from memories.consolidation import prompts, store
 from memories.consolidation.runs import Run
-from memories.consolidation.values import values_of
 from memories.models import Entity, Memory, Mention, Observation
 from memories.recall.steps import query_entities
 from memories.vector_search import own_vectors
 from talkingrock import llm
+from talkingrock.language.values import values_of
 
 log = logging.getLogger(__name__)
 

@@ -33,10 +33,10 @@ from django.conf import settings
 
 from memories.consolidation import prompts, sql, store
 from memories.consolidation.runs import Run
-from memories.consolidation.values import conflicts, invented
 from memories.entities import normalize
 from memories.models import Observation
 from talkingrock import llm
+from talkingrock.language.values import conflicts, invented
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
-from talkingrock.fields import CleanCharField, CleanTextField
+from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
 
 
 def content_hash(content: str) -> str:
@@ -20,8 +20,23 @@ def content_hash(content: str) -> str:
     return hashlib.sha256(" ".join(content.split()).encode()).hexdigest()
 
 
+class KeptManager(models.Manager):
+    """The memories a member keeps: everything but what was said, which is evidence for recall
+    and answers only (``Memory.everything`` reads both)."""
+
+    def get_queryset(self):
+        return super().get_queryset().exclude(kind__in=Memory.EVIDENCE)
+
+
 class Memory(models.Model):
-    """One remembered thing. Archived, never silently deleted (seed 001)."""
+    """One remembered thing. Archived, never silently deleted (seed 001).
+
+    Also, as evidence, each message of a conversation (kind ``said`` for the member's words,
+    ``reply`` for the assistant's): in the member's keyword and vector indexes from the moment
+    it is said, so what was said stays findable, but not a memory anyone browses, reviews,
+    consolidates or exports (the transcript is exported with its conversation). The default
+    manager (``objects``) leaves evidence out; recall, indexing and the vectors read
+    ``everything``."""
 
     class Source(models.TextChoices):
         CONVERSATION = "conversation"
@@ -38,6 +53,10 @@ class Memory(models.Model):
     class Kind(models.TextChoices):
         MEMORY = "memory"  # a conversation's narrative, or anything stored as it was said
         FACT = "fact"  # one self-contained sentence (seed 002), extracted or stored as a fact
+        SAID = "said"  # a message the member wrote, kept as evidence (issue 22)
+        REPLY = "reply"  # the assistant's reply to one, kept as evidence and ranked below
+
+    EVIDENCE = (Kind.SAID, Kind.REPLY)
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories"
@@ -65,6 +84,14 @@ class Memory(models.Model):
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.CONFIRMED)
     kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.MEMORY)
+    # The message this evidence is (kinds ``said`` and ``reply``): it goes when the message does.
+    message = models.OneToOneField(
+        "conversations.Message",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="evidence",
+    )
     # A fact's subject and relation ("worktops" / "choice", "school pickup" / "time"): a later
     # fact on the same subject and relation may replace it (valid_to, superseded_by).
     subject = CleanCharField(max_length=200, blank=True)
@@ -82,6 +109,11 @@ class Memory(models.Model):
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     happened_at = models.DateTimeField(null=True, blank=True)
+    # What was parsed out of the words, kept beside them and never spliced in (issue 22): the
+    # dates and times it names, read against the day it was said ("the 8th at 10:30" → 8 Dec,
+    # 10:30), the amounts ("6k" → 6000), a schedule ("mon tue thu" → weekly on Monday,
+    # Tuesday and Thursday). talkingrock/language/parsed.py writes and reads it.
+    details = CleanJSONField(default=dict, blank=True)
     # Any string the writer uses to group memories (seed 001's session_id): a session groups its
     # memories as a conversation does, for recall's neighbours and its conversation prior. Only
     # ever read together with the owner, so two members' "monday" are two sessions.
@@ -102,9 +134,13 @@ class Memory(models.Model):
     # the member's vectors in memory asks for the rows written after the tick it has.
     vector_tick = models.BigIntegerField(default=0, editable=False)
 
+    objects = KeptManager()
+    everything = models.Manager()  # noqa: DJ012 - a second manager, not a field
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "memories"
+        default_manager_name = "objects"
         indexes = [
             models.Index(fields=["owner", "act", "-created_at"], name="memory_owner_act_created"),
             models.Index(fields=["owner", "content_hash"], name="memory_owner_hash"),
@@ -149,7 +185,13 @@ class Memory(models.Model):
                 condition=Q(status__in=["draft", "confirmed"]), name="memory_status_valid"
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["memory", "fact"]), name="memory_kind_valid"
+                condition=Q(kind__in=["memory", "fact", "said", "reply"]), name="memory_kind_valid"
+            ),
+            # Evidence is exactly the rows that are a message.
+            models.CheckConstraint(
+                condition=Q(kind__in=["said", "reply"], message__isnull=False)
+                | Q(kind__in=["memory", "fact"], message__isnull=True),
+                name="memory_evidence_is_a_message",
             ),
             models.CheckConstraint(condition=~Q(content=""), name="memory_content_not_empty"),
         ]
@@ -166,6 +208,10 @@ class Memory(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("memories:detail", args=[self.pk])
+
+    @property
+    def is_evidence(self) -> bool:
+        return self.kind in self.EVIDENCE
 
     @property
     def is_archived(self) -> bool:

@@ -34,8 +34,9 @@ from memories.models import Memory
 from memories.recall import floor, order, steps, trail
 from memories.recall.results import Hit, RecallResult, explain, line_of
 from memories.recall.trail import strengthen_links
-from memories.timephrases import find_window
 from talkingrock import embeddings
+from talkingrock.language import dates
+from talkingrock.language import values as said_values
 
 __all__ = ["Hit", "RecallResult", "explain", "line_of", "recall", "strengthen_links"]
 
@@ -55,8 +56,14 @@ def _dropped_message(dropped: tuple[str, ...]) -> str:
     )
 
 
-def _filtered(owner, ids, *, acts, your_story_only, sources, item_type, include_archived):
-    rows = Memory.objects.filter(pk__in=ids, owner=owner, status=Memory.Status.CONFIRMED)
+def _filtered(
+    owner, ids, *, acts, your_story_only, sources, item_type, include_archived, evidence, message
+):
+    rows = Memory.everything.filter(pk__in=ids, owner=owner, status=Memory.Status.CONFIRMED)
+    if not evidence:
+        rows = rows.exclude(kind__in=Memory.EVIDENCE)
+    if message is not None:  # the message being answered is no evidence of its own answer
+        rows = rows.exclude(message=message)
     if not include_archived:
         rows = rows.filter(archived_at=None)
     if your_story_only:
@@ -85,9 +92,15 @@ def recall(
     conversation=None,
     message=None,
     observations: bool = True,
+    evidence: bool = True,
 ) -> RecallResult:
     """The member's memories that bear on ``query``, best first, each with why it matched,
     and (unless ``observations`` is off) the observations consolidation made that bear on it.
+
+    What was said (``evidence``: the member's messages and, below them, the assistant's replies)
+    is found beside the memories, each saying where and when it was said; a memory kept at review
+    outranks a message that answers equally well (``said_weight``, ``reply_weight``). The
+    message being answered (``message``) is never its own evidence.
 
     ``at`` is the moment the query is asked from (time phrases and recency count from it);
     ``purpose`` names why the recall is made, and makes it leave a trail.
@@ -142,7 +155,8 @@ def recall(
 
     # 3. What was said around a good match: the neighbours of the best candidates join, and every
     #    candidate gains from its neighbours and from its conversation's best match.
-    window = find_window(query, at=at) if query.strip() else None
+    # The window a question names ("in March", "last week"), read back from its own moment.
+    window = dates.window(query, at=timezone.localtime(at)) if query.strip() else None
     if vector is not None and pool:
         if window is not None:
             steps.add_from_window(owner, pool, window, vector, include_archived)
@@ -183,6 +197,8 @@ def recall(
         sources=sources,
         item_type=item_type,
         include_archived=include_archived,
+        evidence=evidence,
+        message=message,
     )
     hours = search.hours_since(at)
     rows = rows.annotate(**hours, when=Coalesce("happened_at", "created_at")).values_list(
@@ -192,29 +208,34 @@ def recall(
         "subject",
         "relation",
         "when",
+        "kind",
+        "conversation_id",
         "score",
         "hit_count",
         *hours,
     )
     rows_by_id = {row[0]: row for row in rows}
-    facts = {row[0]: row[6:] for row in rows}
+    facts = {row[0]: row[8:] for row in rows}
     replaced = {row[0]: (row[1], row[2]) for row in rows if row[1] is not None}
-    values = {row[0]: (row[3], row[4], row[5]) for row in rows if row[3] and row[4]}
+    keyed = {row[0]: (row[3], row[4], row[5]) for row in rows if row[3] and row[4]}
     top_score = max((pool.score[i] for i in facts), default=0.0)
     weigh = order.Weigher(top_score)
     final = {memory_id: weigh(pool.score[memory_id], *row) for memory_id, row in facts.items()}
+    order.weigh_what_was_said(
+        final, pool, {i: (row[6], row[7], row[5]) for i, row in rows_by_id.items()}
+    )
     # A decision or fact a later one replaced ranks below the current one and says so.
     for memory_id, (until, by) in replaced.items():
         final[memory_id] *= order.SUPERSEDED_WEIGHT
         pool.parts[memory_id]["replaced"] = {"on": until.date().isoformat(), "by": by}
-    order.newest_value_first(final, values, pool)
-    order.current_before_replaced(final, pool)
-    if not order.asks_about_the_past(query) and window is None:
+    order.newest_value_first(final, keyed, pool)
+    order.current_before_replaced(final, pool, {i: row[7] for i, row in rows_by_id.items()})
+    if not said_values.asks_about_the_past(query) and window is None:
         order.newer_on_the_same_topic(
             final, pool, owner, when={i: row[5] for i, row in rows_by_id.items()}
         )
     ranked = sorted(final, key=lambda i: (-final[i], -i))[:k]
-    memories = Memory.objects.select_related("act").in_bulk(ranked)
+    memories = Memory.everything.select_related("act").in_bulk(ranked)
     hits = [
         Hit(
             memory_id=memory_id,

@@ -5,7 +5,6 @@ value of the same subject and relation, an earlier telling of the same topic."""
 from __future__ import annotations
 
 import math
-import re
 
 from django.conf import settings
 
@@ -13,6 +12,7 @@ from memories import search, vectors
 from memories.models import Memory, MemoryItem
 from memories.recall.results import Hit
 from memories.recall.steps import Pool
+from talkingrock.language import values
 
 # A replaced decision or fact keeps this share of its score: still found, below the current one.
 SUPERSEDED_WEIGHT = 0.5
@@ -46,6 +46,22 @@ class Weigher:
         return {name: round(value, 4) for name, value in zip(names, self.parts(*row), strict=True)}
 
 
+def weigh_what_was_said(final: dict, pool: Pool, rows: dict) -> None:
+    """What was said ranks below what was kept from it when both answer equally well: a
+    member's message × ``said_weight``, the assistant's reply × ``reply_weight`` (the assistant
+    only repeats or asks). Each says where and when it was said."""
+    config = settings.TALKINGROCK_RECALL
+    weight = {Memory.Kind.SAID: config["said_weight"], Memory.Kind.REPLY: config["reply_weight"]}
+    for memory_id, (kind, conversation_id, when) in rows.items():
+        if kind in weight:
+            final[memory_id] *= weight[kind]
+            pool.parts[memory_id]["said"] = {
+                "by": "you" if kind == Memory.Kind.SAID else "assistant",
+                "conversation": conversation_id,
+                "on": when.date().isoformat() if when else "",
+            }
+
+
 def rounded(value):
     if isinstance(value, float):
         return round(value, 4)
@@ -75,10 +91,12 @@ def newest_value_first(final: dict, values: dict, pool: Pool) -> None:
 REPLACED_IN_RATIO = 0.6
 
 
-def current_before_replaced(final: dict, pool: Pool) -> None:
+def current_before_replaced(final: dict, pool: Pool, told_in: dict | None = None) -> None:
     """A conversation's memory whose decision (or fact) a later one replaced ranks just below
     the memory that holds the replacement, when both answer the question: "what did we end up
-    doing with the worktops" gives the quartz conversation first, the butcher-block one next."""
+    doing with the worktops" gives the quartz conversation first, the butcher-block one next.
+    So does what was said in that conversation (``told_in``: candidate → its conversation):
+    the messages that told the old choice rank below the conversation that changed it."""
     ids = list(final)
     pairs = set(
         MemoryItem.objects.filter(memory_id__in=ids, superseded_by__memory_id__in=ids)
@@ -91,56 +109,29 @@ def current_before_replaced(final: dict, pool: Pool) -> None:
         if final[old] >= final[new]:
             final[old] = final[new] * 0.95
             pool.parts[old]["changed_later"] = {"by": new}
+    if not told_in:
+        return
+    changed = set(
+        MemoryItem.objects.filter(
+            memory__conversation_id__in={c for c in told_in.values() if c},
+            superseded_by__isnull=False,
+        ).values_list("memory__conversation_id", "superseded_by__memory__conversation_id")
+    )
+    for old_talk, new_talk in changed:
+        newer = [i for i, talk in told_in.items() if talk == new_talk]
+        if not newer or old_talk == new_talk:
+            continue
+        best_new = max(newer, key=lambda i: final[i])
+        for memory_id, talk in told_in.items():
+            if talk == old_talk and final[memory_id] >= final[best_new]:
+                final[memory_id] = final[best_new] * 0.95
+                pool.parts[memory_id]["changed_later"] = {"by": best_new}
 
 
 # Two candidates this close in meaning, from different conversations, are the same topic told
 # twice: the later telling is the current one ("hen moved … 23rd, manchester").
 SAME_TOPIC = 0.6
 TOPIC_CANDIDATES = 10
-_THE_PAST = re.compile(
-    r"\b(?:originally|at first|first|initially|before|previously|used to|old|last time|back in|"
-    r"back when|earlier|the first time|to begin with|in the beginning)\b",
-    re.I,
-)
-
-
-def asks_about_the_past(query: str) -> bool:
-    return bool(_THE_PAST.search(query or ""))
-
-
-# A later telling replaces an earlier one only when it says the plan changed, or carries a new
-# value of a kind the earlier one has: a date for a date, a time for a time, an amount for an
-# amount (the rule issue 11's changes stage applies at review). Telling a topic again without
-# either ("the support group was great again") replaces nothing.
-_CHANGED = re.compile(
-    r"\b(?:moved|changed?|switched|instead|no longer|anymore|cancell?ed|postponed|rescheduled|"
-    r"pushed (?:back|to)|brought forward|going with|settled on|not \w+ after all)\b",
-    re.I,
-)
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
-_VALUES = {
-    "time": re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\bnoon\b", re.I),
-    "amount": re.compile(
-        r"[£$€]\s?\d[\d,.]*k?|\b\d[\d,.]*\s?(?:pounds|dollars|euros|quid|bucks)\b", re.I
-    ),
-    "date": re.compile(
-        rf"\b\d{{1,2}}(?:st|nd|rd|th)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
-        rf"\b{_MONTH}\s\d{{1,2}}\b|\b\d{{1,2}}\s{_MONTH}\b",
-        re.I,
-    ),
-}
-
-
-def _values(text: str) -> dict[str, set[str]]:
-    return {kind: {v.lower() for v in found.findall(text)} for kind, found in _VALUES.items()}
-
-
-def tells_a_change(older: str, newer: str) -> bool:
-    """Whether ``newer`` says a plan changed, or gives a new value of a kind ``older`` has."""
-    if _CHANGED.search(newer):
-        return True
-    before, after = _values(older), _values(newer)
-    return any(before[kind] and after[kind] - before[kind] for kind in _VALUES)
 
 
 def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> None:
@@ -153,7 +144,7 @@ def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> No
     found = vectors.rows(pool.vectors, owner.pk, top)
     # Told where: its conversation, else its session (a session is read as a conversation).
     told_in, text = {}, {}
-    for pk, conversation_id, session, content in Memory.objects.filter(pk__in=top).values_list(
+    for pk, conversation_id, session, content in Memory.everything.filter(pk__in=top).values_list(
         "pk", "conversation_id", "session", "content"
     ):
         told_in[pk] = conversation_id or (f"session:{session}" if session else None)
@@ -168,7 +159,7 @@ def newer_on_the_same_topic(final: dict, pool: Pool, owner, *, when: dict) -> No
                 or final[older] < final[newer]
                 or final[newer] < REPLACED_IN_RATIO * final[older]
                 or float(found[older] @ found[newer]) < SAME_TOPIC
-                or not tells_a_change(text[older], text[newer])
+                or not values.tells_a_change(text[older], text[newer])
             ):
                 continue
             final[older] = final[newer] * 0.95

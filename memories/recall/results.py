@@ -9,7 +9,7 @@ from typing import Any
 from memories.consolidation.context import ObservedHit
 from memories.consolidation.context import block as observation_block
 from memories.models import Memory
-from memories.timephrases import Window
+from talkingrock.language.dates import Window
 
 
 @dataclass
@@ -66,6 +66,10 @@ def line_of(hit: Hit) -> str:
     """A hit's text for a model's context, with what it replaced or what replaced it:
     "Quartz worktops (previously: “butcher block”, changed 2026-11-12)"."""
     text = " ".join(hit.memory.content.split())
+    if hit.memory.kind == Memory.Kind.SAID:
+        text = f"The member said: “{text}”"
+    elif hit.memory.kind == Memory.Kind.REPLY:
+        text = f"You replied: “{text}”"
     for earlier in hit.components.get("replaces", [])[:1]:
         text += f" (previously: “{earlier['previously']}”, changed {earlier['changed']})"
     if replaced := hit.components.get("replaced"):
@@ -78,6 +82,9 @@ def line_of(hit: Hit) -> str:
 def explain(components: dict[str, Any]) -> list[str]:
     """Why a hit matched, as short phrases: which lists and ranks, the entity path, the time."""
     reasons = []
+    if said := components.get("said"):
+        who = "you said" if said["by"] == "you" else "the assistant said"
+        reasons.append(f"{who} it in a conversation on {said['on']}")
     if keywords := components.get("keywords"):
         reasons.append(f"keywords #{keywords['rank']} (BM25 {keywords['bm25']:.2f})")
     if meaning := components.get("meaning"):

@@ -18,8 +18,8 @@ from django.db.models.functions import Coalesce
 from memories import graph_search, search, vector_search, vectors
 from memories.entities import COMMON, normalize
 from memories.models import Memory, MemoryLink
-from memories.timephrases import Window
 from talkingrock import embeddings
+from talkingrock.language.dates import Window
 
 
 def config(key: str):
@@ -127,7 +127,7 @@ def add_meaning(pool: Pool, memory_id: int, similarity: float) -> None:
 def add_from_window(owner, pool: Pool, window: Window, vector, include_archived):
     """The window's memories nearest in meaning join the candidates."""
     in_window = (
-        Memory.objects.annotate(when=Coalesce("happened_at", "created_at"))
+        Memory.everything.annotate(when=Coalesce("happened_at", "created_at"))
         .filter(
             owner=owner, status=Memory.Status.CONFIRMED, when__gte=window.start, when__lt=window.end
         )
@@ -198,7 +198,7 @@ def lift_by_conversation(owner, pool: Pool, vector, include_archived) -> None:
 
 def lift_in_window(owner, pool: Pool, window: Window) -> None:
     inside = set(
-        Memory.objects.annotate(when=Coalesce("happened_at", "created_at"))
+        Memory.everything.annotate(when=Coalesce("happened_at", "created_at"))
         .filter(pk__in=list(pool.score), when__gte=window.start, when__lt=window.end)
         .values_list("pk", flat=True)
     )
@@ -288,7 +288,7 @@ def second_round(owner, pool: Pool, query: str, include_archived: bool) -> None:
         return
     asked = {word.casefold() for word in _WORD.findall(query)}
     words: list[str] = []
-    for text in Memory.objects.filter(pk__in=seeds).values_list("content", flat=True):
+    for text in Memory.everything.filter(pk__in=seeds).values_list("content", flat=True):
         for word in _WORD.findall(text):
             folded = word.casefold()
             if folded not in asked and folded not in COMMON and folded not in words:

@@ -258,7 +258,10 @@ TALKINGROCK_CONVERSATIONS = {
     # Seconds a reply may spend on the model, all rounds together; past it the offline engine
     # answers and says so. The reply is written by the task worker, never in a web request.
     "reply_timeout": float(os.environ.get("TALKINGROCK_REPLY_TIMEOUT", 30)),
-    "context_memories": 5,  # recalled memories in a reply's context
+    "context_memories": 5,  # recalled memories in a reply's context (the model's)
+    # What an offline answer reads: with every message in the indexes, the sentence that holds
+    # the detail is often not among the first five (bench/answers.py, on the dev households).
+    "answer_memories": 15,
     "recent_memories": 3,  # plus the most recent ones, whatever the message says
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
     "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
@@ -349,6 +352,11 @@ TALKINGROCK_RECALL = {
     "recency_weight": 0.1,
     # Dotted path to callable(query, hits) -> hits, e.g. a cross-encoder; off by default.
     "reranker": None,
+    # What was said (every message, issue 22) beside the memories kept from it: a member's
+    # message ranks below a reviewed memory that answers as well, the assistant's reply lower
+    # still (it repeats or asks). Tuned on the development households with bench/answers.py.
+    "said_weight": 0.8,
+    "reply_weight": 0.5,
     # The relevance floor (memories/recall/floor.py): what search, the tools and the chat show.
     # Calibrated by bench/floor.py on the development chats; docs/benchmarks.md has the run.
     # The strictest floor that keeps 95 % of the evidence in the dev chats' top 10.

@@ -187,9 +187,9 @@ def test_a_messy_change_of_mind_is_reviewed_accepted_and_shown_as_current(
     page.get_by_role("button", name="Send").click()
     expect(page.locator("article.message.assistant")).to_have_count(2)
     watch_it_compress(page, busy_worker, monkeypatch, database_turns)
-    # The review shows the facts beside the items, in the third person.
+    # The review shows the facts beside the items, in the member's own words.
     expect(page.locator("ol.facts input.fact-text").first).to_have_value(
-        "Maya decided to go with butcher block for the worktops."
+        "We went with butcher block for the worktops because its way cheaper."
     )
     page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("status")).to_contain_text("Remembered in")

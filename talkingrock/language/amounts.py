@@ -1,0 +1,189 @@
+"""Amounts as people say them: money, durations, distances and plain counts.
+
+``find(text)`` returns every amount a text states, where it is and what it is worth: "6k" is
+6,000, "$38,000 all in" 38,000 dollars, "£240 a month" 240 pounds a month, "two grand" 2,000,
+"1,100 more" 1,100, "about 40 min" 40 minutes, "3.5 miles". As with dates, the text is never
+changed: the value goes beside the words.
+
+A number that is part of a date or a time ("the 8th", "3:30", "2026") is not an amount: callers
+that read both find the dates first (talkingrock.language.dates) and pass their spans as
+``skip``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+CURRENCIES = {"£": "GBP", "$": "USD", "€": "EUR"}
+_CURRENCY_WORDS = {
+    "pounds": "£", "quid": "£", "pound": "£", "dollars": "$", "dollar": "$", "bucks": "$",
+    "euros": "€", "euro": "€", "p": "£",
+}  # fmt: skip
+_MULTIPLIERS = {"k": 1000, "grand": 1000, "thousand": 1000, "m": 1_000_000, "mil": 1_000_000,
+                "million": 1_000_000, "bn": 1_000_000_000, "hundred": 100}  # fmt: skip
+_WORD_NUMBERS = {
+    word: n
+    for n, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+     "ninety": 90, "a": 1, "a couple of": 2, "couple of": 2, "half an": Decimal("0.5"),
+     "half a": Decimal("0.5")}  # fmt: skip
+_UNITS = {
+    "min": "minutes", "mins": "minutes", "minute": "minutes", "minutes": "minutes",
+    "hr": "hours", "hrs": "hours", "hour": "hours", "hours": "hours", "h": "hours",
+    "day": "days", "days": "days", "week": "weeks", "weeks": "weeks", "wk": "weeks",
+    "wks": "weeks", "month": "months", "months": "months", "year": "years", "years": "years",
+    "yr": "years", "yrs": "years", "mile": "miles", "miles": "miles", "km": "km",
+    "kms": "km", "%": "percent", "percent": "percent", "per cent": "percent",
+    "kg": "kg", "kilos": "kg", "lb": "lb", "lbs": "lb",
+}  # fmt: skip
+_PER = {"a month": "month", "per month": "month", "pm": "month", "a week": "week",
+        "per week": "week", "pw": "week", "a year": "year", "per year": "year", "pa": "year",
+        "an hour": "hour", "per hour": "hour", "ph": "hour", "a day": "day",
+        "per day": "day", "each": "each", "a head": "each"}  # fmt: skip
+
+
+def _alternation(words) -> str:
+    return "|".join(
+        re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True)
+    )
+
+
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_AMOUNT = re.compile(
+    rf"(?<![\w.,:/-])([£$€])?\s?({_NUMBER}|{_alternation(_WORD_NUMBERS)})"
+    rf"(?:\s?({_alternation(_MULTIPLIERS)})\b)?"
+    rf"(?:\s?({_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})(?![a-z]))?"
+    rf"(?:\s+({_alternation(_PER)})\b)?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Amount:
+    text: str  # the words as said
+    start: int
+    end: int
+    value: Decimal
+    currency: str = ""  # "£", "$", "€" or ""
+    unit: str = ""  # "minutes", "miles", "percent"… or ""
+    per: str = ""  # "month", "week", "year", "hour", "each" or ""
+
+    @property
+    def is_money(self) -> bool:
+        return bool(self.currency)
+
+    def as_dict(self) -> dict[str, str]:
+        found = {"text": self.text, "value": format(self.value.normalize(), "f")}
+        for key in ("currency", "unit", "per"):
+            if value := getattr(self, key):
+                found[key] = value
+        return found
+
+    def said(self) -> str:
+        """The value in plain words: "$38,000", "40 minutes", "£240 a month", "£12.50"."""
+        whole = self.value == self.value.to_integral_value()
+        if whole:
+            number = f"{self.value:,.0f}"
+        elif self.currency:
+            number = f"{self.value:,.2f}"  # £12.50
+        else:
+            number = f"{self.value:,.2f}".rstrip("0")  # 3.5 miles
+        text = f"{self.currency}{number}" if self.currency else number
+        if self.unit:
+            text += "%" if self.unit == "percent" else f" {self.unit}"
+        if self.per:
+            text += " each" if self.per == "each" else f" a {self.per}"
+        return text
+
+
+def _value(number: str) -> Decimal | None:
+    number = " ".join(number.lower().split())
+    if number in _WORD_NUMBERS:
+        return Decimal(_WORD_NUMBERS[number])
+    try:
+        return Decimal(number.replace(",", ""))
+    except InvalidOperation:
+        return None
+
+
+# Words that make a bare number of three or more digits money: "costs 850", "1,100 more".
+_MONEY_CUE = re.compile(
+    r"\b(cost|costs|costing|quote|quoted|price|priced|pay|paid|paying|budget|bill|billed|"
+    r"charge|charged|charges|save|saves|saved|saving|owe|owes|owed|spent|spend|more|less|"
+    r"cheaper|dearer|extra|deposit|fee|fees|rent|salary|offered|offer)\b",
+    re.IGNORECASE,
+)
+
+
+def _money_by_context(text: str, start: int, end: int) -> bool:
+    before = " ".join(text[max(0, start - 30) : start].split()[-3:])
+    after = " ".join(text[end : end + 20].split()[:2])
+    return bool(_MONEY_CUE.search(before) or _MONEY_CUE.search(after))
+
+
+def find(
+    text: str, *, skip: list[tuple[int, int]] = (), default_currency: str = ""
+) -> list[Amount]:
+    """Every amount ``text`` states. A bare number counts only with a multiplier ("6k"), a
+    currency, a unit or "a month" after it, or, from three digits up, beside a word of money
+    ("costs 850", "1,100 more"); plain counts ("3 kids") are left out. Spans in ``skip``
+    (dates and times already read) are not amounts."""
+    found = []
+    for m in _AMOUNT.finditer(text or ""):
+        start, end = m.span()
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if any(s < end and start < e for s, e in skip):
+            continue
+        symbol, number, multiplier, unit_word, per = m.groups()
+        is_word_number = not number[:1].isdigit()
+        bare = not (symbol or multiplier or unit_word or per)
+        if bare and not (
+            number[:1].isdigit()
+            and len(number.replace(",", "").split(".")[0]) >= 3
+            and _money_by_context(text, start, end)
+        ):
+            continue  # a bare number: a count, a house number, a year
+        if is_word_number and not (multiplier or unit_word):
+            continue  # "£ one" is nothing anyone types; "one a month" is not an amount
+        value = _value(number)
+        if value is None:
+            continue
+        if multiplier:
+            value *= _MULTIPLIERS[multiplier.lower()]
+        currency, unit = symbol or "", ""
+        if unit_word:
+            word = " ".join(unit_word.lower().split())
+            if word in _CURRENCY_WORDS:
+                if word == "p" and not is_word_number:
+                    value /= 100 if not symbol else 1
+                currency = currency or _CURRENCY_WORDS[word]
+            else:
+                unit = _UNITS[word]
+        if (multiplier or bare) and not currency and not unit:
+            currency = default_currency  # "saves like 6k": money, in the household's currency
+        per_word = " ".join(per.lower().split()) if per else ""
+        if per_word in ("each", "a head") and not currency:
+            per_word = ""  # "45 mins each way"
+            end = start + len(text[start:end].rsplit(maxsplit=1)[0])
+        found.append(
+            Amount(
+                text[start:end],
+                start,
+                end,
+                value,
+                currency,
+                unit,
+                _PER[per_word] if per_word else "",
+            )
+        )
+    return found
+
+
+def money(text: str, **kwargs) -> list[Amount]:
+    return [a for a in find(text, **kwargs) if a.is_money or (not a.unit and a.value >= 100)]

@@ -1,0 +1,182 @@
+"""The values a sentence states, by kind: times, dates, weekdays, months, years, amounts, other
+numbers, and whether it is negated. Read with the one date parser and the one amount parser
+(``dates``, ``amounts``), so that every layer agrees on what "3pm", "15:00", "6k" and "the
+8th" are.
+
+Used to tell a change from a repetition ("3:30 now, not 3pm" against "pickup is at 3pm": a time
+against a time), to weigh two observations before merging them ("5pm" against "6pm" is a
+conflict, "5pm" against "17:00" is not), and to check that a model's text states no value its
+sources do not (an invented figure). A value this misses only makes those rules less cautious
+for that sentence, never wrong about the others.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from talkingrock.language import amounts, dates
+
+# Values do not depend on the day a sentence was said: a day-of-month or weekday is kept as
+# said, and a fixed reference day only decides nothing that is stored.
+_REFERENCE = date(2000, 1, 3)
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\w])")
+_NUMBER_WORDS = {
+    word: value
+    for value, word in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve".split()
+    )
+    if word != "_"  # "one" is a pronoun as often as a number ("the blue one")
+} | {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12}
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+NEGATIONS = frozenset(
+    "not no never nobody nothing none cannot without stopped quit anymore".split()
+)
+KINDS = ("time", "date", "weekday", "month", "year", "amount", "number")
+
+
+@dataclass
+class Values:
+    """What a sentence states, by kind; each kind a set of normalised strings."""
+
+    by_kind: dict[str, set[str]] = field(default_factory=dict)
+    negated: bool = False
+
+    def add(self, kind: str, value: str) -> None:
+        self.by_kind.setdefault(kind, set()).add(value)
+
+    def has(self, kind: str) -> bool:
+        return bool(self.by_kind.get(kind))
+
+    def all(self) -> set[tuple[str, str]]:
+        return {(kind, value) for kind, found in self.by_kind.items() for value in found}
+
+
+def _number(value) -> str:
+    text = format(value.normalize(), "f") if hasattr(value, "normalize") else str(value)
+    return text.removesuffix(".0")
+
+
+def values_of(sentence: str) -> Values:
+    found = Values()
+    text = sentence or ""
+    spans: list[tuple[int, int]] = []
+    for mention in dates.find(text, today=_REFERENCE):
+        spans.append((mention.start, mention.end))
+        if mention.time is not None:
+            found.add("time", mention.time.strftime("%H:%M"))
+        if mention.said_as == "date" and mention.day is not None:
+            found.add("date", mention.day.strftime("%m-%d"))
+            if re.search(r"\b(?:19|20)\d{2}\b", mention.text):
+                found.add("year", str(mention.day.year))
+        elif mention.said_as == "weekday" and mention.day is not None:
+            found.add("weekday", f"{mention.day:%A}".lower())
+        elif mention.said_as == "day" and mention.day is not None:
+            found.add("date", f"--{mention.day.day:02d}")
+        elif mention.said_as == "month" and mention.period is not None:
+            found.add("month", str(mention.period[0].month))
+        elif mention.said_as == "year" and mention.period is not None:
+            found.add("year", str(mention.period[0].year))
+        elif mention.recurs is not None:
+            for day in re.findall(r"BYDAY=([A-Z0-9,+-]+)", mention.recurs.rule):
+                for code in day.split(","):
+                    found.add("weekday", code[-2:].lower())
+    for amount in amounts.find(text, skip=spans):
+        spans.append((amount.start, amount.end))
+        kind = "amount" if amount.is_money else "number"
+        found.add(kind, _number(amount.value) + (f" {amount.unit}" if amount.unit else ""))
+    lowered = text.casefold().replace("’", "'")
+    for m in _NUMBER.finditer(lowered):
+        if any(s < m.end() and m.start() < e for s, e in spans):
+            continue
+        number = m.group(0).replace(",", "")
+        if len(number) == 4 and number[:2] in ("19", "20"):
+            found.add("year", number)
+        else:
+            found.add("number", number.removesuffix(".0"))
+    for word in _WORD.findall(lowered):
+        if word in _NUMBER_WORDS:
+            found.add("number", str(_NUMBER_WORDS[word]))
+        elif word in NEGATIONS or word.endswith("n't"):
+            found.negated = True
+    _weekdays_as_names(found)
+    return found
+
+
+_CODES = {"mo": "monday", "tu": "tuesday", "we": "wednesday", "th": "thursday", "fr": "friday",
+          "sa": "saturday", "su": "sunday"}  # fmt: skip
+
+
+def _weekdays_as_names(found: Values) -> None:
+    if "weekday" in found.by_kind:
+        found.by_kind["weekday"] = {_CODES.get(day, day) for day in found.by_kind["weekday"]}
+
+
+def conflicts(first: str, second: str) -> list[str]:
+    """Why two sentences cannot both be true of one thing, in words: for each kind of value that
+    both state, the values must be the same; and both or neither must be negated. A kind only
+    one of them states is extra detail, not a conflict."""
+    a, b = values_of(first), values_of(second)
+    found = [
+        f"{kind} {', '.join(sorted(a.by_kind[kind]))} against {', '.join(sorted(b.by_kind[kind]))}"
+        for kind in sorted(a.by_kind.keys() & b.by_kind.keys())
+        if a.by_kind[kind] != b.by_kind[kind]
+    ]
+    if a.negated != b.negated:
+        found.append("one is negated and the other is not")
+    return found
+
+
+def invented(text: str, sources: list[str]) -> set[tuple[str, str]]:
+    """The values ``text`` states that none of ``sources`` does (an invented figure or date)."""
+    known: set[tuple[str, str]] = set()
+    for source in sources:
+        known |= values_of(source).all()
+    return values_of(text).all() - known
+
+
+def shared_kinds(first: str, second: str) -> set[str]:
+    """The kinds of value both sentences state (a time and a time: the same property)."""
+    a, b = values_of(first), values_of(second)
+    return {kind for kind in a.by_kind.keys() & b.by_kind.keys() if kind != "number"}
+
+
+# --- what a change, and a question about the past, sound like ---------------------------------
+
+# A later telling replaces an earlier one only when it says the plan changed, or carries a new
+# value of a kind the earlier one has: a day for a day, a time for a time, an amount for an
+# amount. Telling a topic again without either ("the support group was great again") replaces
+# nothing.
+_CHANGED = re.compile(
+    r"\b(?:moved|changed?|switched|instead|no longer|anymore|cancell?ed|postponed|rescheduled|"
+    r"pushed (?:back|to)|brought forward|going with|went with|settled on|not \w+ after all|"
+    r"now,? not|now instead|went up|gone up|went down|gone down)\b",
+    re.I,
+)
+_THE_PAST = re.compile(
+    r"\b(?:originally|at first|first|initially|before|previously|used to|old|last time|back in|"
+    r"back when|earlier|the first time|to begin with|in the beginning)\b",
+    re.I,
+)
+
+
+def says_it_changed(text: str) -> bool:
+    """Whether ``text`` says a plan or a value changed ("moved to", "now, not", "went up")."""
+    return bool(_CHANGED.search(text or ""))
+
+
+def tells_a_change(older: str, newer: str) -> bool:
+    """Whether ``newer`` says a plan changed, or gives a new value of a kind ``older`` has."""
+    if says_it_changed(newer):
+        return True
+    before, after = values_of(older), values_of(newer)
+    return any(
+        before.by_kind.get(kind) and after.by_kind.get(kind, set()) - before.by_kind[kind]
+        for kind in ("time", "date", "weekday", "amount")
+    )
+
+
+def asks_about_the_past(query: str) -> bool:
+    """ "What was the first quote?", "where did we originally book?": the earlier value."""
+    return bool(_THE_PAST.search(query or ""))
