@@ -1,7 +1,7 @@
 """Offline answers to the household questions (issues 13 and 22): accuracy, the current value
 first, and abstention where nothing answers.
 
-    .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose]
+    .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose] [--via messages|import]
 
 Each household of tests/data/households/ is lived through the app as bench/household_recall.py
 does (its transcripts, closed, compressed offline, the review confirmed as it comes: what is
@@ -164,6 +164,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
     parser.add_argument("--verbose", action="store_true", help="every dev question and reply")
+    parser.add_argument(
+        "--via",
+        choices=("messages", "import"),
+        default="messages",
+        help="typed message by message (send_message's path), or imported with their dates",
+    )
     args = parser.parse_args(argv)
     print(f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M})\n")
     with tempfile.TemporaryDirectory(prefix="talkingrock-answers-") as data_dir:
@@ -171,7 +177,7 @@ def main(argv=None) -> int:
         for name in ("dev", "test") if args.split == "both" else (args.split,):
             split = {"by_kind": {}, "wrongly_declined": 0, "ms": [], "current_first": [0, 0]}
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
-                users = replay(household)
+                users = replay(household, args.via)
                 ask(users, household, split, verbose=args.verbose and name == "dev")
             right = sum(a for a, _ in split["by_kind"].values())
             total = sum(b for _, b in split["by_kind"].values())

@@ -1,6 +1,7 @@
 """Questions asked weeks later, answered by recall over what the app remembered of a household.
 
     .venv/bin/python bench/household_recall.py [--split dev|test|both] [--k 5] [--verbose]
+        [--via messages|import]
 
 Each household of tests/data/households/ (dev h1–h4 may be read and tuned on; test h5–h7 is
 frozen) is replayed into a fresh database (a temporary TALKINGROCK_DATA_DIR), through the app's
@@ -56,8 +57,10 @@ def aware(text: str):
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
 
 
-def replay(household: Path) -> dict[str, object]:
-    """The household lived through the app; its members by username."""
+def replay(household: Path, via: str = "messages") -> dict[str, object]:
+    """The household lived through the app; its members by username. ``via="import"``: each
+    member's conversations brought in as one export of Talking Rock's own format, with each
+    message's time (conversations/importing.py), instead of typed message by message."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
@@ -76,6 +79,9 @@ def replay(household: Path) -> dict[str, object]:
         Act.objects.create(
             owner=users[act["member"]], title=act["title"], description=act["description"]
         )
+    if via == "import":
+        _import(household, users)
+        return users
     for path in sorted((household / "conversations").glob("*.json")):
         case = json.loads(path.read_text())
         owner = users[case["member"]]
@@ -110,22 +116,60 @@ def replay(household: Path) -> dict[str, object]:
     return users
 
 
-def ask(users: dict, household: Path, k: int, split: dict) -> None:
-    from conversations.models import Conversation
-    from memories.recall import recall
+def export_of(household: Path) -> dict[str, dict]:
+    """Each member's conversations as Talking Rock's own export: a message a minute after the
+    one before, from the conversation's start."""
+    exports: dict[str, dict] = {}
+    for path in sorted((household / "conversations").glob("*.json")):
+        case = json.loads(path.read_text())
+        started = datetime.fromisoformat(case["started_at"])
+        messages = [
+            {
+                "role": role,
+                "content": content.strip(),
+                "at": (started + timedelta(minutes=position)).isoformat(),
+            }
+            for position, (role, content) in enumerate(case["transcript"])
+            if content.strip()
+        ]
+        export = exports.setdefault(
+            case["member"],
+            {"format": "talkingrock.conversations", "version": 1, "conversations": []},
+        )
+        export["conversations"].append({"id": case["id"], "messages": messages})
+    return exports
 
-    questions = json.loads((household / "questions.json").read_text())
-    number = {
-        c.pk: c
-        for c in Conversation.objects.filter(owner__in=list(users.values())).order_by("started_at")
-    }
-    ids = sorted(number)
-    # The household's conversation ids ("h1-03") in the order they were replayed.
+
+def _import(household: Path, users: dict) -> None:
+    from conversations import importing
+    from memories import indexing
+
+    for member, export in export_of(household).items():
+        job = importing.queue(owner=users[member], data=export, enqueue=False)
+        status = importing.run(job.pk)
+        assert status == "done", (household.name, member, status)
+        indexing.index_memories(owner_id=users[member].pk)
+
+
+def labels(users: dict, household: Path) -> dict[int, str]:
+    """Conversation pk → the household's id for it ("h1-03")."""
+    from conversations.models import Conversation
+
+    found = Conversation.objects.filter(owner__in=list(users.values()))
+    if all(c.imported_from for c in found):
+        return {c.pk: c.imported_from.split(":", 1)[1] for c in found}
     names = [
         json.loads(p.read_text())["id"]
         for p in sorted((household / "conversations").glob("*.json"))
     ]
-    label = dict(zip(ids, names, strict=True))
+    return dict(zip(sorted(c.pk for c in found), names, strict=True))
+
+
+def ask(users: dict, household: Path, k: int, split: dict) -> None:
+    from memories.recall import recall
+
+    questions = json.loads((household / "questions.json").read_text())
+    label = labels(users, household)
     for question in questions:
         owner = users[question["member"]]
         found = recall(
@@ -165,7 +209,7 @@ def ask(users: dict, household: Path, k: int, split: dict) -> None:
                 )
 
 
-def run(split_name: str, k: int) -> dict:
+def run(split_name: str, k: int, via: str = "messages") -> dict:
     split = {
         "asked": 0,
         "found": 0,
@@ -176,7 +220,7 @@ def run(split_name: str, k: int) -> dict:
         "current_first": 0,
     }
     for household in sorted(p for p in (HOUSEHOLDS / split_name).iterdir() if p.is_dir()):
-        users = replay(household)
+        users = replay(household, via)
         ask(users, household, k, split)
     return split
 
@@ -186,6 +230,12 @@ def main(argv=None) -> int:
     parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--verbose", action="store_true", help="the dev split's misses")
+    parser.add_argument(
+        "--via",
+        choices=("messages", "import"),
+        default="messages",
+        help="typed message by message (send_message's path), or imported with their dates",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     print(
@@ -194,7 +244,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="talkingrock-households-") as data_dir:
         setup(data_dir)
         for name in ("dev", "test") if args.split == "both" else (args.split,):
-            split = run(name, args.k)
+            split = run(name, args.k, args.via)
             print(f"### {name} split")
             print(
                 f"found in the top {args.k}: {split['found']} of {split['asked']} "
