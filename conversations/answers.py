@@ -441,13 +441,34 @@ def _candidates(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             by_conversation.setdefault(hit.memory.conversation_id, set()).update(
                 content_terms(piece)
             )
-    found = []
+    # A narrative sentence that is one of the facts found with it is that fact (which carries
+    # what it replaced): one candidate, ranked as the better of the two.
+    facts = {
+        (hit.memory.conversation_id, _same(piece)): rank
+        for rank, hit, piece in pieces
+        if hit.memory.kind == Memory.Kind.FACT
+    }
+    found, ranks = [], {}
     for rank, hit, piece in pieces:
+        key = (hit.memory.conversation_id, _same(piece))
+        if _is_narrative(hit.memory) and key in facts:
+            ranks[key] = min(rank, ranks.get(key, rank))
+            continue
         if piece:
             terms = content_terms(piece)
             around = frozenset(by_conversation.get(hit.memory.conversation_id, set()) - terms)
             found.append(Candidate(piece, hit, rank, terms, around))
-    return found
+    return [
+        replace(c, rank=min(c.rank, ranks[key]))
+        if c.hit.memory.kind == Memory.Kind.FACT
+        and (key := (c.hit.memory.conversation_id, _same(c.sentence))) in ranks
+        else c
+        for c in found
+    ]
+
+
+def _same(sentence: str) -> str:
+    return " ".join(re.findall(r"\w+", sentence.casefold()))
 
 
 def _holds(
@@ -600,14 +621,30 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
     ]
     told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
     current = told[0] if question.about_the_past else told[-1]
+    if current.hit.components.get("replaces") and not question.about_the_past:
+        return current, None  # what it replaced is recorded: that is the "before"
     value = _value(current, question)
+    kind = _value_kind(current, question)
     for earlier in reversed(told) if not question.about_the_past else told:
         if earlier.hit.memory_id == current.hit.memory_id:
             continue
-        other = _value(earlier, question)
+        # The earlier value of the same kind: a time before a time, not a schedule.
+        other = (
+            _holds(earlier, kind, happened=question.happened, about=frozenset(question.weights))
+            if kind
+            else _any_value(earlier)
+        )
         if other and other != value and earlier.said_on.date() != current.said_on.date():
             return current, earlier
     return current, None
+
+
+def _value_kind(candidate: Candidate, question: Question) -> str | None:
+    """The kind of value ``candidate`` answers with: a time for "when" when what it names is a
+    time of day ("pickup moved to 3:30": a time, to set against a time)."""
+    if question.wanted == "date" and _value(candidate, question) == _holds(candidate, "time"):
+        return "time"
+    return question.wanted
 
 
 def _any_value(candidate: Candidate) -> str:
@@ -692,11 +729,20 @@ def _line(candidate: Candidate, question: Question, *, now: datetime, lead: bool
     return f"{value} — {said}" if value else said
 
 
-def _replaced(candidate: Candidate, before: Candidate | None, *, now: datetime) -> str:
+def _replaced(
+    candidate: Candidate, before: Candidate | None, question: Question, *, now: datetime
+) -> str:
+    """What the current value replaced, and when: "; changed 20 April, before: 3pm — “pickup is
+    at 3pm”" (the earlier value first, when the question asks for one)."""
+    # The earlier value of the same kind as the current one: a time for a time ("when is
+    # pickup": 3:30pm, before 3pm), though the earlier sentence also names days.
+    kind = _value_kind(candidate, question)
     if before is not None:
         changed = spoken_date(candidate.said_on, now=now)
         was = spoken_date(before.said_on, now=now)
-        return f"; changed {changed}, before: “{before.sentence.rstrip()}” ({was})"
+        value = _holds(before, kind, happened=question.happened, about=frozenset(question.weights))
+        said = f"“{before.sentence.rstrip()}” ({was})"
+        return f"; changed {changed}, before: {f'{value} — ' if value else ''}{said}"
     for earlier in candidate.hit.components.get("replaces", [])[:1]:
         try:
             changed = (
@@ -704,7 +750,17 @@ def _replaced(candidate: Candidate, before: Candidate | None, *, now: datetime) 
             )
         except (KeyError, TypeError, ValueError):
             changed = ""
-        return f"; {changed}before: “{earlier['previously'].rstrip('.')}”"
+        previously = earlier["previously"].rstrip(".")
+        value = ""
+        if kind:
+            value = value_in(
+                previously,
+                kind,
+                said_on=timezone.localtime(candidate.said_on).date(),
+                happened=question.happened,
+                about=frozenset(question.weights),
+            )
+        return f"; {changed}before: {f'{value} — ' if value else ''}“{previously}”"
     if candidate.hit.memory.valid_to is not None:
         return " (this was changed later)"
     return ""
@@ -748,7 +804,7 @@ def answer_question(
             reason=f"Nothing you said or kept about it gives the {VALUE_KINDS[asked.wanted]}.",
         )
     current, before = _current(best, scored, asked, owner)
-    lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, now=now)]
+    lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, asked, now=now)]
     chosen = [current] + ([before] if before else [])
     # Two sentences can answer together ("how much under budget": the budget and the quote).
     covered = asked.coverage(current.terms)

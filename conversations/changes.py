@@ -27,11 +27,22 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.casefold()) if len(w) > 2}
 
 
-def earlier_of(owner, conversation: Conversation) -> tuple[list[Earlier], list[Earlier]]:
-    """(open items, current decisions and facts) of the member's other conversations."""
+def earlier_of(owner, conversation: Conversation | None) -> tuple[list[Earlier], list[Earlier]]:
+    """(open items, current decisions and facts) of the member's other conversations; for an
+    imported one, those from before it (a conversation from March cannot replace May's)."""
     confirmed = MemoryItem.objects.filter(
         memory__owner=owner, memory__status=Memory.Status.CONFIRMED
     ).exclude(memory__conversation=conversation)
+    kept_facts = Memory.objects.filter(
+        owner=owner,
+        kind=Memory.Kind.FACT,
+        status=Memory.Status.CONFIRMED,
+        valid_to=None,
+        archived_at=None,
+    ).exclude(conversation=conversation)
+    if conversation is not None and conversation.imported_from and conversation.last_message_at:
+        confirmed = confirmed.filter(created_at__lt=conversation.last_message_at)
+        kept_facts = kept_facts.filter(created_at__lt=conversation.last_message_at)
     open_items = [
         Earlier(("item", item.pk), item.type, item.text, who=str(item.data.get("who", "")))
         for item in confirmed.filter(is_active=True, type__in=MemoryItem.OPEN_TYPES).order_by(
@@ -48,15 +59,7 @@ def earlier_of(owner, conversation: Conversation) -> tuple[list[Earlier], list[E
         Earlier(
             ("fact", fact.pk), "fact", fact.content, subject=fact.subject, relation=fact.relation
         )
-        for fact in Memory.objects.filter(
-            owner=owner,
-            kind=Memory.Kind.FACT,
-            status=Memory.Status.CONFIRMED,
-            valid_to=None,
-            archived_at=None,
-        )
-        .exclude(conversation=conversation)
-        .order_by("-created_at")[:MAX_EARLIER]
+        for fact in kept_facts.order_by("-created_at")[:MAX_EARLIER]
     ]
     return open_items, decisions + facts
 
@@ -120,7 +123,9 @@ class Found:
             )
             data = {"item": item.text, "by": proposal.by, "why": proposal.why}
             data |= {"evidence": proposal.evidence, "similarity": round(proposal.score, 3)}
-            rows.append(StateDelta(memory=memory, type=kind, item=item, data=data))
+            rows.append(
+                StateDelta(memory=memory, type=kind, item=item, data=data, ticked=proposal.sure)
+            )
         decisions = [i for i in items if i.type == "decision"]
         for proposal in self.supersessions:
             old_item = old_items.get(proposal.key[1]) if proposal.key[0] == "item" else None
@@ -141,6 +146,7 @@ class Found:
                     new_item=new_item,
                     new_fact=new_fact,
                     data=data,
+                    ticked=proposal.sure,
                 )
             )
         return rows
@@ -189,9 +195,19 @@ def find(owner, conversation, reading: Extraction, entities, facts, *, use_llm: 
     for row in produced.value.get("superseded", []):
         if 0 <= row["id"] < len(current) and current[row["id"]].key not in taken:
             item = current[row["id"]]
+            # The model's alone is shown unticked: the rules did not find the same subject,
+            # relation and a change (issue 22: a wrong replacement must not be one click away).
             found.supersessions.append(
                 Proposal(
-                    item.key, item.type, "supersedes", "", 1.0, row["why"], row["new"], by="model"
+                    item.key,
+                    item.type,
+                    "supersedes",
+                    "",
+                    1.0,
+                    row["why"],
+                    row["new"],
+                    by="model",
+                    sure=False,
                 )
             )
     found.priority_changes = produced.value.get("priority_changes", [])

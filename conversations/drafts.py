@@ -175,6 +175,10 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
     act = destination or ensure_your_story(owner=owner)
     engine = f"ollama:{narrative.model}" if narrative.engine == "ollama" else "offline"
     stamp = narratives.latest(owner)
+    # An imported conversation's memory is as old as the conversation (what came later wins).
+    written_at = (conversation.last_message_at if conversation.imported_from else None) or (
+        timezone.now()
+    )
     memory = Memory.objects.create(
         owner=owner,
         content=narrative.value,
@@ -186,6 +190,7 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
         confidence=route.get("confidence"),
         happened_at=conversation.started_at,
         narrative=stamp,
+        created_at=written_at,
     )
     items = MemoryItem.objects.bulk_create(
         MemoryItem(
@@ -193,6 +198,7 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
             type=KIND_TO_TYPE[kind],
             data=_item_fields(row, conversation) if kind in DATED_KINDS else row,
             is_active=not (kind == "tasks" and row.get("status") == "completed"),
+            created_at=written_at,
         )
         for kind, rows in entities.value.items()
         for row in rows
@@ -212,6 +218,7 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
             status=Memory.Status.DRAFT,
             extraction_engine=fact_engine,
             narrative=stamp,
+            created_at=written_at,
             **_fact_fields(row, conversation),
         )
         for row in facts.value

@@ -68,7 +68,9 @@ class ReviewForm(forms.Form):
         self.fields["destination"].initial = memory.act_id
         self.fields["destination"].label = "Keep it in"
         for delta in deltas:
-            self.fields[f"delta-{delta.pk}"] = forms.BooleanField(required=False, initial=True)
+            self.fields[f"delta-{delta.pk}"] = forms.BooleanField(
+                required=False, initial=delta.ticked
+            )
         for act in acts:
             self.fields[f"split-{act.pk}-keep"] = forms.BooleanField(required=False)
             # Every box starts with the extracted narrative (review.split says why).
@@ -380,3 +382,13 @@ class ReviewForms:
                 for error in form.errors.values():
                     found += [f"{form.title}: {message}" for message in error]
         return found
+
+
+class ImportForm(forms.Form):
+    """The Conversations page's upload: one export file (conversations/importing.py)."""
+
+    file = forms.FileField(
+        label="Export file",
+        help_text="Talking Rock's own conversations JSON, ChatGPT's conversations.json or "
+        "Claude's conversations.json.",
+    )

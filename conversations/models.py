@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from talkingrock.fields import CleanJSONField, CleanTextField
@@ -63,14 +64,23 @@ class Conversation(models.Model):
         default=dict, blank=True, help_text="Which engine produced each stage, and the routing."
     )
     nudged_at = models.DateTimeField(null=True, blank=True)
+    # A conversation brought in from elsewhere (conversations/importing.py): where from, as
+    # "<source>:<its id there>", so that importing it again is recognised. Never the member's
+    # open conversation: it goes through compression and review as it happened, then archives.
+    imported_from = models.CharField(max_length=200, blank=True, default="")
 
     class Meta:
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(
                 fields=["owner"],
-                condition=~Q(status="archived"),
+                condition=~Q(status="archived") & Q(imported_from=""),
                 name="one_open_conversation_per_owner",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "imported_from"],
+                condition=~Q(imported_from=""),
+                name="conversation_imported_once",
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["active", "ready_to_close", "compressing", "archived"]),
@@ -212,3 +222,48 @@ class Classification(models.Model):
     @property
     def label(self) -> str:
         return f"{self.destination} × {self.consumer} × {self.semantics}"
+
+
+class ConversationImport(models.Model):
+    """Conversations a member brought in from elsewhere (their own export, ChatGPT's, Claude's),
+    read and checked when the file arrives and then lived through in the worker, oldest first
+    (conversations/importing.py)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Source(models.TextChoices):
+        TALKINGROCK = "talkingrock", "Talking Rock"
+        CHATGPT = "chatgpt", "ChatGPT"
+        CLAUDE = "claude", "Claude"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversation_imports"
+    )
+    source = models.CharField(max_length=32, choices=Source.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The conversations as read from the file, until each is imported (then emptied).
+    transcripts = CleanJSONField(default=list, blank=True)
+    # One entry per conversation: its key, title, first moment, messages, and what became of it.
+    report = CleanJSONField(default=list, blank=True)
+    error = CleanTextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "running", "done", "failed"]),
+                name="conversation_import_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Import {self.pk} ({self.source}, {self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("conversations:import", args=[self.pk])

@@ -17,7 +17,7 @@ from django.utils import timezone
 from conversations import running
 from conversations.models import Conversation
 from conversations.services import TransitionError
-from memories import indexing
+from memories import evidence, indexing
 from memories.models import Act, Memory, MemoryItem, StateDelta
 from memories.services import clean_content
 from talkingrock import jobs
@@ -184,22 +184,32 @@ class Part:
     fact_ids: list[int] = field(default_factory=list)
 
 
+def unticked(memory: Memory) -> list[int]:
+    """The draft's proposed changes that are not ticked by default (unsure replacements)."""
+    return list(memory.deltas.filter(ticked=False).values_list("pk", flat=True))
+
+
 def confirm(
     *,
     conversation: Conversation,
     destination: Act | None = None,
     narrative: str | None = None,
-    declined: list[int] = (),
+    declined: list[int] | None = None,
+    at=None,
 ) -> list[Memory]:
     """Keep the draft where the member says (the suggestion otherwise), with its facts; apply
-    the accepted deltas and archive the conversation."""
+    the accepted deltas and archive the conversation. ``declined``: the changes the member
+    unticked; None keeps the review as it comes (what is ticked by default is accepted).
+    ``at``: when the review happened (an imported conversation's own time)."""
     with transaction.atomic():
         current, memory = _reviewable(conversation)
         if destination is not None:
             memory.act = destination
         if narrative is not None:
             set_content(memory, narrative)
-        return _keep(current, [memory], declined)
+        if declined is None:
+            declined = unticked(memory)
+        return _keep(current, [memory], declined, at=at)
 
 
 def split(
@@ -270,8 +280,8 @@ def text_for_items(item_ids: list[int]) -> str:
     return " ".join(f"{item.get_type_display()}: {item.text}." for item in items)
 
 
-def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[Memory]:
-    now = timezone.now()
+def _keep(conversation: Conversation, memories: list[Memory], declined, *, at=None) -> list[Memory]:
+    now = at or timezone.now()
     changed_at = conversation.started_at or now
     kept_facts = []
     for memory in memories:
@@ -312,6 +322,8 @@ def _keep(conversation: Conversation, memories: list[Memory], declined) -> list[
     Conversation.objects.filter(pk=conversation.pk).update(
         status=Status.ARCHIVED, archived_at=now, compression_stage=""
     )
+    # What was said in it follows it into the act it was kept in.
+    evidence.move_to_act(conversation_id=conversation.pk, act_id=first.act_id)
     # The member may have edited, added or moved people: the entity graph follows the review.
     indexing.refresh_mentions([memory.pk for memory in [*memories, *kept_facts]])
     running.close_link(conversation, memories)  # the thread's link for this conversation

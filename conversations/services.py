@@ -50,7 +50,13 @@ def _config(name: str):
 
 
 def open_conversation(owner) -> Conversation | None:
-    return Conversation.objects.filter(owner=owner).exclude(status=Status.ARCHIVED).first()
+    """The member's own open conversation (an imported one being compressed is not theirs to
+    talk in)."""
+    return (
+        Conversation.objects.filter(owner=owner, imported_from="")
+        .exclude(status=Status.ARCHIVED)
+        .first()
+    )
 
 
 def _locked(conversation: Conversation) -> Conversation:

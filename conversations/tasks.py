@@ -7,7 +7,7 @@ import logging
 from django import db
 from django.contrib.auth import get_user_model
 
-from conversations import chat, compression, reasoning, running, services
+from conversations import chat, compression, importing, reasoning, running, services
 from conversations.models import Message
 from talkingrock import jobs, warmup
 
@@ -17,6 +17,12 @@ log = logging.getLogger(__name__)
 def compress(conversation_id: int) -> str:
     outcome = compression.compress(conversation_id)
     log.info("compression of conversation %s: %s", conversation_id, outcome)
+    return outcome
+
+
+def import_conversations(import_id: int) -> str:
+    outcome = importing.work(import_id)
+    log.info("import %s: %s", import_id, outcome)
     return outcome
 
 

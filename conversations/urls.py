@@ -1,6 +1,6 @@
 from django.urls import path
 
-from conversations import review_views, views
+from conversations import import_views, review_views, views
 
 app_name = "conversations"
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("talk/reply/<int:pk>/again/", views.reply_again, name="reply-again"),
     path("conversations/", views.archive, name="archive"),
     path("conversations/<int:pk>/", views.detail, name="detail"),
+    path("conversations/import/", import_views.upload, name="import-upload"),
+    path("conversations/imports/<int:pk>/", import_views.detail, name="import"),
+    path("conversations/imports/<int:pk>/retry/", import_views.retry, name="import-retry"),
     path("conversations/<int:pk>/pause/", views.pause, name="pause"),
     path("conversations/<int:pk>/unpause/", views.unpause, name="unpause"),
     path("conversations/<int:pk>/close/", views.close, name="close"),

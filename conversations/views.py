@@ -17,8 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from conversations import chat, compression, reasoning, services
+from conversations.forms import ImportForm
 from conversations.greeting import greeting
-from conversations.models import Classification, Conversation, Message
+from conversations.models import Classification, Conversation, ConversationImport, Message
 from conversations.services import MessageError, TransitionError
 from memories import acts as act_services
 from memories.acts import ActError
@@ -204,6 +205,11 @@ def progress(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def archive(request: HttpRequest) -> HttpResponse:
+    return archive_page(request)
+
+
+def archive_page(request: HttpRequest, *, import_form=None, status: int = 200) -> HttpResponse:
+    """The member's past conversations, and the upload that brings more in."""
     rows = (
         Conversation.objects.filter(owner=request.user, status=Status.ARCHIVED)
         .annotate(
@@ -217,7 +223,12 @@ def archive(request: HttpRequest) -> HttpResponse:
         .order_by("-archived_at", "-pk")
     )
     page = Paginator(rows, 20).get_page(request.GET.get("page"))
-    return render(request, "conversations/archive.html", {"page": page})
+    context = {
+        "page": page,
+        "import_form": import_form or ImportForm(),
+        "imports": ConversationImport.objects.filter(owner=request.user)[:5],
+    }
+    return render(request, "conversations/archive.html", context, status=status)
 
 
 @login_required

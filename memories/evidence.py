@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils import timezone
+
+from memories import search
 from memories.acts import ensure_your_story
 from memories.indexing import request_indexing
 from memories.models import Memory, content_hash
@@ -88,3 +91,20 @@ def move_to_act(*, conversation_id: int, act_id: int) -> int:
 
 def of_conversation(conversation_id: int):
     return Memory.everything.filter(conversation_id=conversation_id, kind__in=Memory.EVIDENCE)
+
+
+def find(*, owner, query: str, limit: int = 10) -> list[Memory]:
+    """What the member said or was told in conversations that matches ``query``'s words, best
+    first (the search page's "what was said"; recall weighs it beside memories itself)."""
+    terms = search.sanitise(query if isinstance(query, str) else "").terms
+    terms, _ = search.within_budget(terms, owner_id=owner.pk)
+    rows = search.keyword_search(
+        owner_id=owner.pk,
+        match=search.match_expression(terms),
+        limit=limit,
+        include_archived=True,
+        now=timezone.now(),
+        said=True,
+    )
+    found = Memory.everything.select_related("conversation").in_bulk([r.memory_id for r in rows])
+    return [found[row.memory_id] for row in rows if row.memory_id in found]

@@ -197,16 +197,22 @@ FROM (
            max(julianday(%s) - julianday(coalesce(m.last_hit_at, m.created_at)), 0) AS days
     FROM {fts} CROSS JOIN memories_memory AS m ON m.id = {fts}.rowid
     WHERE {fts} MATCH %s AND m.owner_id = %s AND m.status = 'confirmed' {archived_filter}
-          AND m.kind IN ('memory', 'fact')
+          AND m.kind IN {kinds}
 )
 ORDER BY rank DESC, id DESC
 LIMIT %s
 """
 
 
-def _keyword_sql(table: str, *, include_archived: bool) -> str:
+KEPT_KINDS = "('memory', 'fact')"
+SAID_KINDS = "('said', 'reply')"  # what was said, for the search page's "what was said"
+
+
+def _keyword_sql(table: str, *, include_archived: bool, said: bool = False) -> str:
     return KEYWORD_QUERY.format(
-        fts=table, archived_filter="" if include_archived else "AND m.archived_at IS NULL"
+        fts=table,
+        archived_filter="" if include_archived else "AND m.archived_at IS NULL",
+        kinds=SAID_KINDS if said else KEPT_KINDS,
     )
 
 
@@ -225,14 +231,22 @@ def _keyword_params(match, owner_id, now, limit) -> list:
 
 @_on_member_index
 def keyword_search(
-    *, owner_id: int, table: str, match: str, limit: int, include_archived: bool, now: datetime
+    *,
+    owner_id: int,
+    table: str,
+    match: str,
+    limit: int,
+    include_archived: bool,
+    now: datetime,
+    said: bool = False,
 ) -> list[RankedHit]:
-    """Rank the owner's memories matching an already-sanitised FTS5 expression."""
+    """Rank the owner's memories (``said``: what they said and were told in conversations)
+    matching an already-sanitised FTS5 expression."""
     if not match:
         return []
     with connection.cursor() as cursor:
         cursor.execute(
-            _keyword_sql(table, include_archived=include_archived),
+            _keyword_sql(table, include_archived=include_archived, said=said),
             _keyword_params(match, owner_id, now, limit),
         )
         return [RankedHit(*row) for row in cursor.fetchall()]

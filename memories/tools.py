@@ -28,7 +28,11 @@ def memory_as_dict(memory: Memory) -> dict[str, Any]:
     return {
         "id": memory.pk,
         "ref": f"[id:{memory.pk}]",
+        "kind": memory.kind,
         "content": memory.content,
+        # Dates, times, amounts and a schedule read from its words, kept beside them.
+        "details": memory.details,
+        "details_in_words": memory.details_in_words,
         "tags": memory.tags,
         "source": memory.source,
         "act_id": memory.act_id,
@@ -106,6 +110,22 @@ def _memory_update(user, *, id, content, tags=None):
 # --- hybrid recall (seed 002) -------------------------------------------------------------------
 
 
+def _said_in(memory: Memory) -> dict[str, Any]:
+    """Evidence says where and when it was said: "said in conversation 12, 2 March 2026"."""
+    if not memory.is_evidence:
+        return {}
+    by = "you" if memory.kind == Memory.Kind.SAID else "assistant"
+    return {
+        "said_in": {
+            "by": by,
+            "conversation_id": memory.conversation_id,
+            "at": memory.happened_at.isoformat() if memory.happened_at else None,
+            "text": f"said by {by} in conversation {memory.conversation_id}, "
+            f"{memory.happened_at:%-d %B %Y}",
+        }
+    }
+
+
 @tool(
     "search_memories",
     "Find memories by meaning as well as keywords: paraphrases, names shared with a match, what "
@@ -137,9 +157,12 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
             {
                 "id": hit.memory_id,
                 "ref": f"[id:{hit.memory_id}]",
+                "kind": hit.memory.kind,
                 "content": hit.memory.content,
+                "details_in_words": hit.memory.details_in_words,
                 "act_id": hit.memory.act_id,
                 "score": round(hit.score, 4),
+                **_said_in(hit.memory),
                 "why": {**hit.components, "reasons": hit.why},
             }
             for hit in result.strong

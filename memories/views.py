@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from conversations import reasoning
-from memories import insights, services
+from memories import evidence, insights, services
 from memories import search as memory_search
 from memories.acts import ensure_your_story
 from memories.forms import MemoryForm, SearchForm
@@ -28,6 +28,7 @@ from talkingrock.text import MAX_SEARCH_CHARS
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
+SAID_LIMIT = 10  # what was said in conversations, beside the keyword results
 RELATED_LIMIT = 10
 OBSERVED_LIMIT = 10  # an entity's observations on its page; the rest on the Observations page
 
@@ -110,6 +111,7 @@ def search(request: HttpRequest) -> HttpResponse:
     entity path and time window behind each hit)."""
     form = SearchForm(request.GET)
     result = recalled = None
+    said = []
     if form.is_valid() and form.cleaned_data["q"]:
         query, archived = form.cleaned_data["q"], form.cleaned_data["archived"]
         if form.cleaned_data["mode"] == "meaning":
@@ -118,12 +120,14 @@ def search(request: HttpRequest) -> HttpResponse:
             result = services.memory_query(
                 owner=request.user, query=query, limit=SEARCH_LIMIT, include_archived=archived
             )
+            said = evidence.find(owner=request.user, query=query, limit=SAID_LIMIT)
     context = {
         "search_form": form,
         "cut": getattr(form, "cut", False),
         "max_search_chars": MAX_SEARCH_CHARS,
         "result": result,
         "recalled": recalled,
+        "said": said,
         "limit": SEARCH_LIMIT,
         "score_factor": memory_search.SCORE_FACTOR,
         "recency_per_day": memory_search.RECENCY_PER_DAY,

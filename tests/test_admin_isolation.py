@@ -33,7 +33,7 @@ from django.test import RequestFactory
 from django.urls import URLResolver, reverse
 
 from conversations import services as conversation_services
-from conversations.models import Classification, Conversation, Message
+from conversations.models import Classification, Conversation, ConversationImport, Message
 from memories import services
 from memories.consolidation import store
 from memories.models import (
@@ -122,6 +122,7 @@ LEFT_OFF = {
 NOT_SHOWN = {
     VectorClock: "counters of vector writes: no text, no admin",
     PasswordReset: "the member's record of a reset: no admin page shows or edits it",
+    ConversationImport: "an import's progress, on the member's own Conversations page only",
 }
 # Admin URLs that are not a ModelAdmin's five, and where the walk covers them.
 EXTRA_MODEL_URLS = {

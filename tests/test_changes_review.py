@@ -166,7 +166,11 @@ def test_with_ollama_the_model_proposes_what_closes_and_what_is_replaced(alice, 
     }
     assert any(d.resolves and d.item.type == "waiting_on" for d in deltas)
 
-    review.confirm(conversation=second)
+    # What the model alone proposes is shown unticked (the rules did not find the same subject
+    # and relation); the member ticks it here, and both replacements are applied.
+    model_only = [d for d in superseded if d.data["by"] == "model"]
+    assert model_only and not any(d.ticked for d in model_only)
+    review.confirm(conversation=second, declined=[])
     old = MemoryItem.objects.get(type="decision", memory__conversation=first)
     old_fact = Memory.objects.get(kind=Memory.Kind.FACT, conversation=first)
     assert old.valid_to is not None and old_fact.valid_to is not None

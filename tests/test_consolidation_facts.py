@@ -217,6 +217,43 @@ def test_broken_json_or_a_made_up_id_falls_back_to_the_offline_rule(alice, fact,
     )
 
 
+def test_two_things_about_one_person_are_two_histories_not_one(alice, fact):
+    # Issue 22: "Maya's dentist appointment … previously: Maya does school pickup" chained two
+    # things about Maya as one history.
+    fact("Maya does school pickup on mon tue thu.", day(0), subject="pickup", relation="time")
+    fact("Maya's dentist appointment is on the 8th.", day(3), subject="dentist", relation="time")
+    fact("maya does pickup on wednesdays now too", day(9), subject="pickup", relation="time")
+
+    consolidate(alice)
+
+    for observation in Observation.objects.filter(owner=alice):
+        told = [observation.text, *observation.changes.values_list("previous_text", flat=True)]
+        about = {"dentist" in text for text in told if text}
+        assert len(about) == 1, told  # never the dentist and the pickup in one history
+
+
+def test_the_model_may_not_chain_another_subject_into_a_history(alice, fact, ollama):
+    fact("Maya's dentist appointment is on the 8th.", day(0), subject="dentist", relation="time")
+    fact("maya's dentist moved to the 9th", day(2), subject="dentist", relation="time")
+    consolidate(alice)
+    dentist = Observation.objects.get(owner=alice)
+
+    fact("Maya does school pickup on mon tue thu.", day(5), subject="pickup", relation="time")
+    ollama.answer(
+        {
+            "action": "update",
+            "observation_id": dentist.pk,
+            "text": "Maya's dentist is on the 9th; she does pickup mon tue thu.",
+            "reason": "both about Maya",
+        }
+    )
+    facts.consolidate_member(alice.pk, use_model=True)
+
+    dentist.refresh_from_db()
+    assert "pickup" not in dentist.text
+    assert not dentist.changes.filter(facts__content__icontains="pickup").exists()
+
+
 # --- reading observations back ------------------------------------------------------------------
 
 

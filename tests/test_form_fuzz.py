@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from conversations import review
 from conversations import services as conversation_services
-from conversations.models import Conversation, Message
+from conversations.models import Conversation, ConversationImport, Message
 from memories import insights, services, threads
 from memories.consolidation import store
 from memories.models import Act, Dream, Entity, MemoryItem, Observation
@@ -88,7 +88,8 @@ NOT_A_FORM = {
     "conversations:why": "a page to read",
     "conversations:reading": "a page to read",
     "conversations:detail": "a page to read",
-    "conversations:archive": "a page to read",
+    "conversations:archive": "a page to read (its upload posts elsewhere)",
+    "conversations:import": "an import's progress, polled",
     "memories:detail": "a page to read (its actions are their own URLs)",
     "memories:story": "a page to read",
     "memories:act": "a page to read",
@@ -289,6 +290,20 @@ def _failed(alice, household):
     )
 
 
+def _import_stopped(alice, household):
+    """An import that stopped half way: Try again is offered on its page."""
+    ConversationImport.objects.create(
+        owner=alice,
+        source=ConversationImport.Source.CLAUDE,
+        status=ConversationImport.Status.FAILED,
+        error="Piano lessons: RuntimeError: the worker went away",
+        report=[
+            {"key": "claude:1", "title": "Piano lessons", "started_at": "2026-02-10T20:00:00",
+             "messages": 3, "state": "waiting", "conversation": None}
+        ],
+    )  # fmt: skip
+
+
 STATES = [
     ("a conversation waiting for review", lambda alice, household: None),
     ("nothing open", _reviewed),
@@ -296,6 +311,7 @@ STATES = [
     ("paused", _paused),
     ("ready to close", _closing),
     ("compression failed", _failed),
+    ("an import stopped", _import_stopped),
 ]
 
 

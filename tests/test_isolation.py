@@ -19,7 +19,7 @@ from django.urls.converters import IntConverter
 
 from conversations import reasoning
 from conversations import services as conversation_services
-from conversations.models import Classification, Conversation, Message
+from conversations.models import Classification, Conversation, ConversationImport, Message
 from memories import indexing, services
 from memories.acts import ensure_your_story
 from memories.consolidation import store
@@ -53,9 +53,10 @@ OBSERVED = "Alice keeps the Zanzibar safe code in her head"
 OBSERVED_BEFORE = "Alice kept the Zanzibar safe code on a sticky note"
 DREAMT = "Zanzibar ferries and lockers both wait for a code"
 RUN_ERROR = "Pelicanquill the model went away"
+IMPORTED = "Marmalade recipes from the allotment"
 ALICES_WORDS = (
     SECRET, ARCHIVED_SECRET, ACT_SECRET, ACT_MEMORY, TOKEN_NAME, SAID, SAID_BEFORE, NARRATED,
-    THREAD, OBSERVED, OBSERVED_BEFORE, DREAMT, RUN_ERROR,
+    THREAD, OBSERVED, OBSERVED_BEFORE, DREAMT, RUN_ERROR, IMPORTED,
 )  # fmt: skip
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -78,6 +79,7 @@ class Alices:
     classification: Classification  # how her message was read, with its trail
     observation: Observation  # with a history
     dream: Dream
+    conversation_import: ConversationImport  # a ChatGPT export she brought in
 
     def pk_of(self, target: str) -> int:
         return getattr(self, target).pk
@@ -113,6 +115,15 @@ def alices(alice, remember, index) -> Alices:
     dream.facts_a.set([memory])
     dream.facts_b.set([act_memory])
     ConsolidationRun.objects.create(owner=alice, kind="consolidate", error=RUN_ERROR)
+    conversation_import = ConversationImport.objects.create(
+        owner=alice,
+        source="chatgpt",
+        status="done",
+        report=[
+            {"key": "chatgpt:1", "title": IMPORTED, "started_at": "2026-03-01T10:00:00+00:00",
+             "messages": 2, "state": "imported", "conversation": past.pk}
+        ],
+    )  # fmt: skip
     return Alices(
         member=alice,
         memory=memory,
@@ -130,6 +141,7 @@ def alices(alice, remember, index) -> Alices:
         classification=classification,
         observation=observation,
         dream=dream,
+        conversation_import=conversation_import,
     )
 
 
@@ -148,6 +160,7 @@ def snapshot(alice) -> tuple:
         list(Observation.objects.filter(owner=alice).order_by("pk").values()),
         list(ObservationChange.objects.filter(observation__owner=alice).order_by("pk").values()),
         list(Dream.objects.filter(owner=alice).order_by("pk").values()),
+        list(ConversationImport.objects.filter(owner=alice).order_by("pk").values()),
     )
 
 
@@ -222,6 +235,8 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:dream-keep": ("dream", [POST], 404),
     "memories:dream-dismiss": ("dream", [POST], 404),
     "memories:dream-bring-back": ("dream", [POST], 404),
+    "conversations:import": ("conversation_import", [GET, GET_HTMX], 404),
+    "conversations:import-retry": ("conversation_import", [POST], 404),
     # Removing members and resetting passwords is for household admins; bob is not one, so he
     # is refused outright.
     "member-remove": ("member", [GET, POST], 403),
@@ -319,7 +334,19 @@ ID_ARGUMENTS = {
     "previous_narrative_id": "narrative",
     "item_id": "item",
     "classification_id": "classification",
+    "import_id": "conversation_import",
 }
+# Arguments a tool needs a real value for to answer at all: bob's own, harmless to alice.
+PLAIN_ARGUMENTS = {
+    ("import_conversation", "data"): {
+        "format": "talkingrock.conversations",
+        "version": 1,
+        "conversations": [
+            {"messages": [{"role": "user", "content": "Bob's bike needs a new chain.",
+                           "at": "2026-02-01T09:00:00+00:00"}]}
+        ],
+    },
+}  # fmt: skip
 # Where one tool's id names another kind of row than the name says elsewhere.
 TOOL_ID_ARGUMENTS = {("narrative_search", "id"): "narrative"}
 
@@ -341,6 +368,8 @@ def arguments_with_alices_ids(tool, alices: Alices) -> tuple[dict[str, Any], boo
             assert target, f"{tool.name}: add {name!r} to ID_ARGUMENTS"
             args[name] = alices.pk_of(target)
             names_a_row = True
+        elif (tool.name, name) in PLAIN_ARGUMENTS:
+            args[name] = PLAIN_ARGUMENTS[tool.name, name]
         elif name in tool.parameters["required"]:
             args[name] = _plain_value(schema)
     return args, names_a_row

@@ -202,8 +202,8 @@ def test_another_members_memory_is_refused_as_the_tool_api_refuses_it(
 
 def deterministic_call(name: str, foreign_id: int) -> dict:
     """Arguments for ``name`` that answer the same however often they are sent: every id is
-    another member's (not found), every text empty (refused before anything is written) —
-    or a read of a member who has nothing yet."""
+    another member's (not found), every text empty and every object too (refused before
+    anything is written) — or a read of a member who has nothing yet."""
     reads = {"memory_query", "search_memories", "get_reasoning_context"}
     if name in reads:
         return {"query": "when was the boiler serviced"}
@@ -215,7 +215,12 @@ def deterministic_call(name: str, foreign_id: int) -> dict:
         if "enum" in schema:
             arguments[argument] = schema["enum"][0]
         else:
-            arguments[argument] = {"integer": foreign_id, "string": "", "array": [foreign_id]}[kind]
+            arguments[argument] = {
+                "integer": foreign_id,
+                "string": "",
+                "array": [foreign_id],
+                "object": {},
+            }[kind]
     return arguments
 
 

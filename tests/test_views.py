@@ -151,7 +151,8 @@ def test_search_costs_the_same_queries_however_many_results(
     for n in range(memories):
         remember(f"boiler note {n}", tags="home")
 
-    with django_assert_num_queries(4):  # session, user, the ranked FTS query, the memories
+    # session, user, the ranked FTS query, the memories, and what was said in conversations
+    with django_assert_num_queries(5):
         response = alice_client.get(reverse("memories:search"), {"q": "boiler"})
     assert response.content.decode().count('class="result"') == min(memories, 25)
 

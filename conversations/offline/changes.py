@@ -35,6 +35,7 @@ RESOLVES_WITH_PERSON = 0.30  # the person it is about is named or meant
 RESOLVES_ALONE = 0.55
 SUPERSEDES = 0.5
 SUPERSEDES_CHANGE = 0.35  # the clause itself says the mind changed
+SURE = 0.6  # said to change, same relation, subject not known on both sides: ticked this close
 ANSWERS_QUESTION = 0.5
 _ARRIVAL = re.compile(
     r"\b(?:arrived|came|come|in|through|back|heard|got|received|sent|replied|answered|confirmed|"
@@ -71,6 +72,9 @@ class Proposal:
     why: str
     replacement: str = ""  # supersedes: the new value's text
     by: str = "rules"  # rules or model
+    # Sure enough to be ticked on the review: the same subject and relation, close, and said to
+    # have changed or with a new value of the same kind. Unsure ones are shown unticked.
+    sure: bool = True
 
 
 def _words(text: str) -> set[str]:
@@ -166,10 +170,12 @@ class _Described:
     people: frozenset[str]  # the people among the topic
 
 
-# The kinds of value the one parser reads (talkingrock/language/values.py), as this stage names
-# them: a day, a time, a weekday or a month is "when"; money and counts are "amount".
+# The kinds of value the one parser reads (talkingrock/language/values.py), as this stage weighs
+# them: a time replaces a time, a day a day, a weekday (or a schedule's days) a weekday, money
+# money. "Pickup moved to 3:30 now" replaces "pickup is at 3pm", not "Maya does pickup mon tue
+# thu" (days, not a time) nor "Fridays are grandma's day".
 _PARSED_KINDS = {
-    "time": "when", "date": "when", "weekday": "when", "month": "when", "year": "when",
+    "time": "time", "date": "day", "month": "day", "year": "day", "weekday": "weekday",
     "amount": "amount", "number": "amount",
 }  # fmt: skip
 
@@ -238,6 +244,11 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
         for fact in extraction.facts
         if reading.units[fact.unit].label in ("decision", "change_of_mind", "fact")
     ]
+    subjects = [
+        fact.subject
+        for fact in extraction.facts
+        if reading.units[fact.unit].label in ("decision", "change_of_mind", "fact")
+    ]
     if not new or not current:
         return []
     household = {part.casefold() for name in reading.household for part in name.split()}
@@ -271,10 +282,22 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
             said_so = unit.label == "change_of_mind" or bool(_CHANGE_CUE.search(unit.text))
             score = float(max(scores[row, column], in_context[row, column] if terse else 0.0))
             if score >= (SUPERSEDES_CHANGE if said_so else SUPERSEDES):
+                same_relation = bool(item.relation) and item.relation == relation
+                same_subject = bool(item.subject) and item.subject == subjects[column]
+                # Ticked when the relation matches and it says it changed (or it is a choice made
+                # again), and it is about the same subject: the facts' subjects match, or it is a
+                # choice said to change about the same thing (``_replaces`` found the thing both
+                # name: "quartz worktops instead" / "butcher block for the worktops"), or, with
+                # neither known, they are closer still in meaning.
+                sure = (
+                    same_relation
+                    and (said_so or choice)
+                    and (same_subject or (choice and said_so) or score >= SURE)
+                )
                 if best is None or score > best[0]:
-                    best = (score, unit, text)
+                    best = (score, unit, text, sure)
         if best is not None:
-            score, unit, text = best
+            score, unit, text, sure = best
             proposals.append(
                 Proposal(
                     item.key,
@@ -282,8 +305,11 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
                     "supersedes",
                     unit.text,
                     score,
-                    "the same subject, a new value",
+                    "the same subject, a new value"
+                    if sure
+                    else "perhaps the same thing; check before accepting",
                     replacement=text,
+                    sure=sure,
                 )
             )
     return proposals

@@ -17,7 +17,7 @@ from datetime import date
 
 from conversations.offline import phrases
 from conversations.offline.reading import Reading, Unit
-from talkingrock.language import values
+from talkingrock.language import amounts, dates, values
 
 MAX_FACTS = 12
 MIN_WORDS = 3
@@ -33,15 +33,18 @@ class Fact:
     evidence: str  # the member's words
 
 
-def _names(unit: Unit) -> set[int]:
-    spelled = {word for person in unit.people for word in person.name.casefold().split()}
-    return {t.i for t in unit.tokens if t.lower_ in spelled}
+def _names(unit: Unit, household: list[str] = ()) -> set[int]:
+    """The tokens that spell a name: of the people the clause names, or of the household."""
+    named = [person.name for person in unit.people] + list(household)
+    spelled = {word for name in named for word in name.casefold().split()}
+    return {t.i for t in unit.tokens if t.lower_ in spelled and not t.is_stop}
 
 
-def cleaned(unit: Unit) -> str:
-    """The clause as the member said it: known names capitalised, "i" as "I", the openers that
-    carry nothing ("so um", "oh and") and trailing filler taken off, a capital and a full stop."""
-    names = _names(unit)
+def cleaned(unit: Unit, household: list[str] = ()) -> str:
+    """The clause as the member said it: names capitalised (those it names, and the
+    household's), "i" as "I", the openers that carry nothing ("so um", "oh and") and trailing
+    filler taken off, a capital and a full stop."""
+    names = _names(unit, household)
     out = []
     for token in unit.tokens:
         text = token.text
@@ -56,11 +59,32 @@ def cleaned(unit: Unit) -> str:
     return phrases.capitalised(text) + ("" if text[-1] in ".!?" else ".")
 
 
+# Which day it was said does not change which words are a value.
+_REFERENCE = date(2000, 1, 3)
+
+
+def _outside_values(tokens) -> list:
+    """The tokens that are not inside a date, time, schedule or amount the clause states."""
+    text, starts = "", []
+    for token in tokens:
+        starts.append(len(text))
+        text += token.text_with_ws
+    spans = [(m.start, m.end) for m in dates.find(text, today=_REFERENCE)]
+    spans += [(a.start, a.end) for a in amounts.find(text, skip=spans)]
+    return [
+        token
+        for token, start in zip(tokens, starts, strict=True)
+        if not any(begin <= start < end for begin, end in spans)
+    ]
+
+
 def _subject_and_relation(unit: Unit, text: str) -> tuple[str, str]:
     """What the fact is about (its object for a choice, its subject otherwise) and which property
-    of it the fact states: a time or a date, an amount, a choice, a preference, a state."""
-    objects = [t for t in unit.tokens if t.dep_ in ("dobj", "pobj", "attr") and t.pos_ == "NOUN"]
-    subjects = [t for t in unit.tokens if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "NOUN"]
+    of it the fact states: a time or a date, an amount, a choice, a preference, a state. A word
+    that is part of a value ("pm" of "3pm", "k" of "6k", "mon") is never what a fact is about."""
+    nouns = [t for t in _outside_values(unit.tokens) if t.pos_ == "NOUN"]
+    objects = [t for t in nouns if t.dep_ in ("dobj", "pobj", "attr")]
+    subjects = [t for t in nouns if t.dep_ in ("nsubj", "nsubjpass")]
     head = objects if unit.label in ("decision", "change_of_mind") else subjects + objects
     if not head:
         head = subjects + objects
@@ -87,7 +111,7 @@ def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = Non
     for unit in reading.units:
         if unit.label not in FACT_LABELS or "you" in {t.lower_ for t in unit.tokens}:
             continue
-        text = cleaned(unit)
+        text = cleaned(unit, reading.household)
         if len(text.split()) < MIN_WORDS or text.endswith("?"):
             continue
         key = " ".join(text.casefold().split())

@@ -21,6 +21,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import takewhile
 
 from faker.providers.lorem.en_US import Provider as EnglishWords
 
@@ -82,6 +83,13 @@ def first_names() -> frozenset[str]:
 
 
 _TITLE = re.compile(r"^(?:mr|mrs|ms|miss|dr|prof|auntie|aunt|uncle)\.?\s+", re.I)
+
+
+# Parts of speech that are never part of a person's name: the words after one ("dave the
+# contractor", "sam and i", "maya who").
+_NOT_IN_A_NAME = frozenset(
+    {"DET", "ADP", "CCONJ", "SCONJ", "PRON", "AUX", "VERB", "PART", "PUNCT", "NUM"}
+)
 
 
 def title_case(name: str) -> str:
@@ -331,7 +339,9 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
     for ent in doc.ents:
         if ent.label_ != "PERSON" or taken & set(range(ent.start, ent.end)):
             continue
-        tokens = [t for t in ent if t.text.isalpha() and t.lower_ not in NOT_NAMES]
+        # A name ends where the words stop naming: "dave the contractor" is Dave.
+        tokens = list(takewhile(lambda t: t.pos_ not in _NOT_IN_A_NAME, ent))
+        tokens = [t for t in tokens if t.text.isalpha() and t.lower_ not in NOT_NAMES]
         tokens = [t for t in tokens if not (t.text.isupper() and len(t.text) > 1)]
         if all(t.text.islower() and t.lower_ in common_words() for t in tokens):
             continue  # the small model's guess on a lower-case word ("job")

@@ -11,6 +11,7 @@ from datetime import date
 
 from conversations.offline import lexicon, phrases
 from conversations.offline.pipeline import Extraction
+from talkingrock import nlp
 
 MAX_CHARS = 800
 _VERBAL = re.compile(
@@ -43,13 +44,21 @@ def _decided(person: str, decisions: list[dict]) -> str:
         return ""
     first = decisions[0]
     what = _lower_first(phrases.tidy(first["what"]))
-    verb = "decided to" if _VERBAL.match(what) else "settled on"
-    sentence = f"{person} {verb} {what}"
+    if _is_clause(what):  # "pickup is at 3pm": said whole, not after "settled on"
+        sentence = f"{person} decided: {what}"
+    else:
+        sentence = f"{person} {'decided to' if _VERBAL.match(what) else 'settled on'} {what}"
     if first.get("why"):
         sentence += f" ({_lower_first(phrases.tidy(first['why']))})"
     if len(decisions) > 1:
         sentence += f", and on {_lower_first(phrases.tidy(decisions[1]['what']))}"
     return sentence + "."
+
+
+def _is_clause(text: str) -> bool:
+    """Whether ``text`` has a subject of its own ("pickup is at 3pm", "we'll go with oak"), so
+    that it reads whole rather than as the object of "settled on"."""
+    return any(token.dep_ in ("nsubj", "nsubjpass", "expl") for token in nlp.parse_one(text))
 
 
 def _waiting(person: str, waits: list[dict]) -> str:

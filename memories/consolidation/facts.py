@@ -45,15 +45,25 @@ def _config(name: str):
 
 @dataclass(frozen=True)
 class Key:
-    """What a fact is about: the entity (or the extraction's subject) and the relation."""
+    """What a fact is about: the entity (or the extraction's subject) and the relation, and,
+    for a fact about an entity that names its own subject, that subject (``topic``): Maya's
+    dentist appointment and Maya's school pickup are two things about Maya, and a fact joins an
+    observation's history only when it is about the same thing and the same relation."""
 
     subject: str
     relation: str
     entity_id: int | None = None
+    topic: str = ""
 
     @property
     def label(self) -> str:
-        return f"{self.subject} / {self.relation}" if self.relation else self.subject
+        about = f"{self.subject} ({self.topic})" if self.topic else self.subject
+        return f"{about} / {self.relation}" if self.relation else about
+
+    @property
+    def stored_subject(self) -> str:
+        """What the observation's ``subject`` holds: the topic when there is one."""
+        return self.topic or self.subject
 
 
 def _entities_of(fact: Memory) -> list[Entity]:
@@ -78,7 +88,9 @@ def _entities_of(fact: Memory) -> list[Entity]:
 def key_of(fact: Memory) -> Key | None:
     relation = fact.relation or ""
     if entities := _entities_of(fact):
-        return Key(entities[0].normalized, relation, entities[0].pk)
+        topic = (fact.subject or "").lower()
+        topic = "" if topic == entities[0].normalized else topic
+        return Key(entities[0].normalized, relation, entities[0].pk, topic)
     if fact.subject:
         return Key(fact.subject.lower(), relation)
     return None
@@ -88,6 +100,8 @@ def same_key_facts(owner_id: int, key: Key) -> list[Memory]:
     """The key's newest ``key_facts`` facts: enough to start an observation with its history,
     bounded however often a name comes up (a partner named in thousands of facts)."""
     facts = store.facts_of(owner_id).filter(relation=key.relation)
+    if key.topic:
+        facts = facts.filter(subject__iexact=key.topic)
     if key.entity_id is not None:
         entity = Entity.objects.get(pk=key.entity_id)
         mentioned = Mention.objects.filter(entity=entity, addressed=False).values("memory_id")
@@ -106,6 +120,8 @@ def observation_for(owner_id: int, key: Key, vector=None) -> Observation | None:
     found = store.live(owner_id).filter(kind=Observation.Kind.STATE, relation=key.relation)
     if key.entity_id is not None:
         found = found.filter(entity_id=key.entity_id)
+        if key.topic:
+            found = found.filter(subject=key.topic)
     else:
         found = found.filter(entity=None, subject=key.subject)
     found = list(found.order_by("-updated_at", "-id"))
@@ -227,7 +243,26 @@ def decide_with_model(fact: Memory, vector: np.ndarray | None) -> Decision:
     if action == "create" and not text:
         raise llm.LLMError("invalid", "a new observation needs its text")
     observation = by_id.get(answer["observation_id"]) if action == "update" else None
+    if observation is not None and not same_thing(observation, fact):
+        # A history holds one thing's changes: the model may not chain another subject or
+        # relation into it ("the dentist … previously: who does the school pickup").
+        raise llm.LLMError("invalid", "an update must be about the observation's subject")
     return Decision(action, answer["reason"], observation, text=text)
+
+
+def same_thing(observation: Observation, fact: Memory) -> bool:
+    """Whether a fact is about what the observation is about: the same relation, when both
+    have one, and the same subject or entity (what ``key_of`` keys the fact by)."""
+    key = key_of(fact)
+    if key is None:
+        return False
+    if observation.relation and key.relation and observation.relation != key.relation:
+        return False
+    if key.entity_id is not None and observation.entity_id not in (None, key.entity_id):
+        return False
+    if key.topic and observation.subject and observation.subject != key.topic:
+        return observation.subject == key.subject
+    return True
 
 
 def _claim(fact: Memory) -> bool:
@@ -260,7 +295,10 @@ def apply(fact: Memory, decision: Decision, engine: str) -> str:
         first, *rest = decision.facts
         key = key_of(fact)
         draft = store.Draft(
-            first.content, subject=key.subject, relation=key.relation, entity_id=key.entity_id
+            first.content,
+            subject=key.stored_subject,
+            relation=key.relation,
+            entity_id=key.entity_id,
         )
         observation = store.create(
             fact.owner_id,
@@ -289,7 +327,7 @@ def apply(fact: Memory, decision: Decision, engine: str) -> str:
         draft = store.Draft(
             decision.text,
             kind=Observation.Kind.PATTERN,
-            subject=key.subject,
+            subject=key.stored_subject,
             relation=key.relation,
             entity_id=key.entity_id,
         )

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import date, time
+
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
 from memories.models.memory import Memory
 from talkingrock.fields import CleanJSONField
+from talkingrock.language import dates
 
 
 class MemoryItem(models.Model):
@@ -99,6 +102,19 @@ class MemoryItem(models.Model):
         return str(self.data.get(key, "")) if key else ""
 
     @property
+    def when_in_words(self) -> str:
+        """The day (and time) its words name, kept beside them: "due Fri 6 Mar 2026", "Thu 5
+        Mar 2026, 9am"."""
+        data = self.data if isinstance(self.data, dict) else {}
+        if due := data.get("due"):
+            said = dates.said({"date": due}) if _is_day(due) else str(due)
+            return f"due {said}" if said else ""
+        if _is_day(data.get("on")):
+            at = data.get("at") if _is_time(data.get("at")) else None
+            return dates.said({"date": data["on"], **({"time": at} if at else {})})
+        return ""
+
+    @property
     def text(self) -> str:
         """One line for people: "Alex — contract feedback", "Paint the hall — decided"."""
         return " — ".join(part for part in (self.main, self.detail) if part)
@@ -138,6 +154,10 @@ class StateDelta(models.Model):
     new_fact = models.ForeignKey(
         Memory, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # Proposed as accepted: ticked on the review unless the member unticks it. A replacement is
+    # ticked only when both statements are about the same subject and relation and the match
+    # is sure; otherwise it is shown unticked, with its evidence (issue 22).
+    ticked = models.BooleanField(default=True)
     accepted = models.BooleanField(default=True)
     applied = models.BooleanField(default=False)
     applied_at = models.DateTimeField(null=True, blank=True)
@@ -168,3 +188,19 @@ class StateDelta(models.Model):
     @property
     def resolves(self) -> bool:
         return self.type in (self.Type.RESOLVED_WAITING_ON, self.Type.RESOLVED_THREAD)
+
+
+def _is_day(value) -> bool:
+    try:
+        date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _is_time(value) -> bool:
+    try:
+        time.fromisoformat(value)
+    except (TypeError, ValueError):
+        return False
+    return True

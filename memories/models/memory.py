@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
+from talkingrock.language import parsed
 
 
 def content_hash(content: str) -> str:
@@ -216,6 +217,20 @@ class Memory(models.Model):
     @property
     def is_archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def details_in_words(self) -> list[str]:
+        """The dates, times, amounts and schedule its words hold, as a person reads them beside
+        the words: ["Tue 8 Dec 2026, 10:30am", "$38,000"]."""
+        return parsed.said(self.details)
+
+    @property
+    def said_in_url(self) -> str:
+        """Evidence: where it was said (the conversation, at the message)."""
+        if not self.is_evidence or self.conversation_id is None:
+            return ""
+        url = reverse("conversations:detail", args=[self.conversation_id])
+        return f"{url}#message-{self.message_id}"
 
     @property
     def tag_list(self) -> list[str]:

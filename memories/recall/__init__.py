@@ -224,6 +224,7 @@ def recall(
     order.weigh_what_was_said(
         final, pool, {i: (row[6], row[7], row[5]) for i, row in rows_by_id.items()}
     )
+    order.kept_before_said(final, pool, {i: row[6] for i, row in rows_by_id.items()})
     # A decision or fact a later one replaced ranks below the current one and says so.
     for memory_id, (until, by) in replaced.items():
         final[memory_id] *= order.SUPERSEDED_WEIGHT

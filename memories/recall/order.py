@@ -62,6 +62,33 @@ def weigh_what_was_said(final: dict, pool: Pool, rows: dict) -> None:
             }
 
 
+# A kept memory "answers as well" as a message when its base relevance (before what was said
+# around either lifted it) is at least this share of the message's.
+ANSWERS_AS_WELL = 0.9
+KEPT_FIRST_CANDIDATES = 30
+
+
+def kept_before_said(final: dict, pool: Pool, kinds: dict) -> None:
+    """A memory the member kept (reviewed, or stored) ranks above a message that answers no
+    better: the message, lifted by the conversation around it, goes just below it. A message
+    that answers better than anything kept keeps its place."""
+    top = sorted(final, key=lambda i: (-final[i], -i))[:KEPT_FIRST_CANDIDATES]
+    kept = [i for i in top if kinds.get(i) in (Memory.Kind.MEMORY, Memory.Kind.FACT)]
+    for memory_id in top:
+        if kinds.get(memory_id) not in Memory.EVIDENCE:
+            continue
+        base = pool.base.get(memory_id, 0.0)
+        rivals = [
+            i
+            for i in kept
+            if final[i] < final[memory_id] and pool.base.get(i, 0.0) >= ANSWERS_AS_WELL * base
+        ]
+        if rivals:
+            best = max(rivals, key=lambda i: final[i])
+            final[memory_id] = final[best] * 0.99
+            pool.parts[memory_id]["kept_first"] = {"by": best}
+
+
 def rounded(value):
     if isinstance(value, float):
         return round(value, 4)

@@ -4,11 +4,13 @@ sentences people read ("keywords #1 (BM25 3.20)", "previously: â€œbutcher blockâ
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from memories.consolidation.context import ObservedHit
 from memories.consolidation.context import block as observation_block
 from memories.models import Memory
+from talkingrock.language import dates
 from talkingrock.language.dates import Window
 
 
@@ -84,7 +86,8 @@ def explain(components: dict[str, Any]) -> list[str]:
     reasons = []
     if said := components.get("said"):
         who = "you said" if said["by"] == "you" else "the assistant said"
-        reasons.append(f"{who} it in a conversation on {said['on']}")
+        on = f", {_day(said['on'])}" if said.get("on") else ""
+        reasons.append(f"{who} it in conversation {said['conversation']}{on}")
     if keywords := components.get("keywords"):
         reasons.append(f"keywords #{keywords['rank']} (BM25 {keywords['bm25']:.2f})")
     if meaning := components.get("meaning"):
@@ -116,6 +119,15 @@ def explain(components: dict[str, Any]) -> list[str]:
         reasons.append(f"replaced on {replaced['on']} by [id:{replaced['by']}]")
     if again := components.get("told_again"):
         reasons.append(f"below [id:{again['by']}], a later word on the same thing")
+    if kept := components.get("kept_first"):
+        reasons.append(f"below [id:{kept['by']}], which you kept and answers as well")
     if changed := components.get("changed_later"):
         reasons.append(f"below [id:{changed['by']}], which changed what it decided")
     return reasons
+
+
+def _day(iso: str) -> str:
+    try:
+        return dates.spoken(date.fromisoformat(iso))
+    except ValueError:
+        return iso

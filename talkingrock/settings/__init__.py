@@ -269,6 +269,9 @@ TALKINGROCK_CONVERSATIONS = {
     # A compression older than this is requeued by the sweeper (a worker died under it).
     "compression_timeout_minutes": float(os.environ.get("TALKINGROCK_COMPRESSION_TIMEOUT", 15)),
     "resolution_similarity": 0.6,  # cosine between a new item and an open one to propose resolving
+    # The largest conversations export the upload takes (manage.py import_conversations has
+    # none); the HTTP tool's body is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE.
+    "max_import_bytes": int(os.environ.get("TALKINGROCK_MAX_IMPORT_MB", 64)) * 1024 * 1024,
 }
 
 # Hybrid recall (memories/recall/). docs/benchmarks.md has the LoCoMo measurements these were

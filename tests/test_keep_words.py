@@ -1,0 +1,110 @@
+"""Keep people's words (issue 22, point 2): a fact or item is the member's own clause, cleaned,
+never rewritten into a template; dates, times, amounts and schedules are parsed into fields
+beside the words and shown next to them; a recurring schedule stays recurring; "we" is not a
+list of household members. Sentences written for these tests, in the voices the households type
+in (lower case, shorthand, run-ons), none taken from an evaluation set."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+from dateutil.rrule import rrulestr
+
+from conversations import offline
+from memories.models import MemoryItem
+from talkingrock.language import dates, parsed
+
+WEDNESDAY = date(2026, 11, 25)
+
+
+def extract(*lines: str, household=("Maya", "Sam")):
+    return offline.extract(
+        [("user", line) for line in lines],
+        today=WEDNESDAY,
+        member=household[0],
+        household=list(household),
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "rule", "words"),
+    [
+        ("maya does mon tue thu", [(11, 26), (11, 30), (12, 1), (12, 3)], "Monday, Tuesday and"),
+        ("swimming every other saturday", [(11, 28), (12, 12), (12, 26)], "every other"),
+        ("book club is the first saturday of the month", [(12, 5), (1, 2), (2, 6)], "first"),
+        ("bins go out every tues", [(12, 1), (12, 8)], "Tuesday"),
+    ],
+)
+def test_a_schedule_stays_a_schedule(said, rule, words):
+    found = parsed.parse(said, said_on=WEDNESDAY)
+
+    assert found.recurs is not None
+    start = datetime(2026, 11, 25, 12)
+    days = [(d.month, d.day) for d in rrulestr(found.recurs["rule"], dtstart=start)[: len(rule)]]
+    assert days == rule
+    assert words.casefold() in found.recurs["words"].casefold()
+    assert found.day is None  # not turned into single dates
+    assert dates.find("maya does mon tue thu", today=WEDNESDAY)[0].day is None
+
+
+def test_a_weekly_schedule_is_kept_in_the_words_with_the_rule_beside_it():
+    found = extract("school pickup: maya does mon tue thu, sam does wed")
+
+    [fact] = [f for f in found.facts if "pickup" in f.text.casefold()]
+    assert "mon tue thu" in fact.text  # the words as said, no dates written in
+    assert "2026" not in fact.text and "December" not in fact.text
+    assert fact.text.startswith("School pickup: Maya does")  # names capitalised
+    details = parsed.parse(fact.text, said_on=WEDNESDAY).as_dict()
+    assert details["recurs"]["rule"].endswith("BYDAY=MO,TU,TH")
+
+
+def test_a_day_and_time_are_parsed_beside_the_words_not_spliced_into_them():
+    found = extract("maya has the dentist on the 8th at 10:30")
+
+    [fact] = found.facts
+    assert fact.text == "Maya has the dentist on the 8th at 10:30."
+    beside = parsed.parse(fact.text, said_on=WEDNESDAY)
+    assert beside.day == date(2026, 12, 8)
+    assert beside.moment().hour == 10 and beside.moment().minute == 30
+    assert parsed.said(beside.as_dict()) == ["Tue 8 Dec 2026, 10:30am"]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("pickup is at 3pm", "3pm"),
+        ("he thinks we can reface them, saves like 6k", "6,000"),
+        ("the quote came in at $38,000 all in", "$38,000"),
+        ("the drive takes about 40 mins each way", "40"),
+    ],
+)
+def test_numbers_times_and_amounts_survive(said, kept):
+    found = extract(said)
+
+    texts = " ".join(f.text for f in found.facts)
+    assert kept in texts, [f.text for f in found.facts]
+
+
+def test_we_is_not_the_household_and_only_a_named_person_is_an_item():
+    found = extract(
+        "we decided to reface the cabinets, dave the contractor came by today",
+        household=("Maya", "Sam"),
+    )
+
+    people = [row["name"] for row in found.items["people"]]
+    assert people == ["Dave"]  # not Sam, who was not named; not "Dave The Contractor"
+    texts = " ".join(f.text for f in found.facts)
+    assert "Maya and Sam" not in texts and "We decided" in texts
+    assert "The cabinets" not in texts  # nothing but names capitalised
+
+
+def test_a_task_keeps_its_words_and_its_day_beside_them():
+    found = extract("need to call the plumber by friday about the leak")
+
+    [task] = found.items["tasks"]
+    assert "decided" not in task.values()
+    assert task["description"].startswith("call the plumber by friday")
+    assert task["due"] == "2026-11-27"
+    item = MemoryItem(type="task", data=task)
+    assert item.when_in_words == "due Fri 27 Nov 2026"
