@@ -4,7 +4,7 @@
 Usage (from the project root)::
 
     .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--queries 200] [--seed 1]
-        [--keep DIR] [--reuse DIR]
+        [--messages-per-memory 3] [--keep DIR] [--reuse DIR]
 
 For each size a fresh database under a temporary ``TALKINGROCK_DATA_DIR`` (the real settings,
 backend and migrations) receives the synthetic household of ``bench/memory_query.py``: four
@@ -13,6 +13,13 @@ memories each, so recall's neighbour and conversation steps have work to do). Ev
 through ``memories.services.memory_store`` in batches of 1,000 and is then embedded and indexed
 by ``memories.indexing`` (the real all-MiniLM-L6-v2 and the entity rules): the ingest rate is
 memories per second over both.
+
+With ``--messages-per-memory M`` (issue 22) the members then say ``M`` messages for every memory
+(300k beside 100k memories at 3), shared out as the memories are, through the path a message
+takes when a member sends it: ``conversations.services.append`` writes the message and its
+evidence row, and indexing embeds it when the batch commits. Two of every three are the member's,
+lower-cased as people type; the third is the assistant's reply. The ingest rate of messages is
+printed beside that of memories, and recall then searches memories and messages together.
 
 Then ``--queries`` questions in the household's own words (appointments, people, decisions,
 places, with and without a time phrase) are asked of the largest member (40 % of all memories)
@@ -47,6 +54,7 @@ from synthetic_household import (  # noqa: E402 - the shared synthetic household
 BATCH = 1000
 CONVERSATION_SHARE = 0.25
 CONVERSATION_LENGTH = 5
+MESSAGES_PER_CONVERSATION = 12
 TIME_PHRASES = ("yesterday", "last week", "in March", "two months ago", "last year", "")
 
 
@@ -102,6 +110,52 @@ def ingest(size: int, seed: int) -> dict:
     return {
         "memories": stored,
         "seconds": store_and_index + time.perf_counter() - started,
+        "leftover": leftover,
+    }
+
+
+def add_messages(count: int, seed: int) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from conversations import services
+    from conversations.models import Conversation, Message
+    from memories import indexing
+
+    members = {m.username: m for m in get_user_model().objects.filter(username__in=MEMBERS)}
+    rng = random.Random(seed + 11)
+    corpus = Corpus(seed + 11)
+    now = datetime.now(UTC)
+    open_talk: dict[str, tuple[Conversation, int]] = {}
+    written = 0
+    started = time.perf_counter()
+    while written < count:
+        with transaction.atomic():
+            for _ in range(min(BATCH, count - written)):
+                name = rng.choices(MEMBERS, weights=MEMBER_SHARE)[0]
+                talk, left = open_talk.get(name, (None, 0))
+                if not left:
+                    talk = Conversation.objects.create(
+                        owner=members[name],
+                        status=Conversation.Status.ARCHIVED,
+                        started_at=now,
+                        archived_at=now,
+                    )
+                    left = MESSAGES_PER_CONVERSATION
+                text, _ = corpus.text(name)
+                if left % 3:
+                    services.append(talk, role=Message.Role.USER, content=text.lower())
+                else:
+                    services.append(talk, role=Message.Role.ASSISTANT, content=text)
+                open_talk[name] = (talk, left - 1)
+                written += 1
+        # As for memories: leaving the transaction ran the indexing inline.
+    seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    leftover = indexing.index_memories()
+    return {
+        "messages": written,
+        "seconds": seconds + time.perf_counter() - started,
         "leftover": leftover,
     }
 
@@ -204,6 +258,7 @@ def measure(count: int, seed: int) -> dict:
         setattr(module, name, function)
     return {
         "member_memories": Memory.objects.filter(owner=member).count(),
+        "member_messages": Memory.everything.filter(owner=member, kind__in=Memory.EVIDENCE).count(),
         "ms": [1000 * d for d in durations],
         "steps_ms": {name: 1000 * total / count for name, total in spent.items()},
         "mean_hits": statistics.fmean(hits),
@@ -216,6 +271,9 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--messages-per-memory", type=int, default=0, help="messages said per memory (issue 22)"
+    )
     parser.add_argument("--keep", type=Path, help="build the database in this folder, keep it")
     parser.add_argument("--reuse", type=Path, help="measure a database kept with --keep")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
@@ -231,10 +289,20 @@ def main(argv=None) -> int:
                 f"memories/s (left over for the sweep: {facts['leftover']})",
                 flush=True,
             )
+            if args.messages_per_memory:
+                said = add_messages(args.messages_per_memory * args.child, args.seed)
+                print(
+                    f"ingest: {said['messages']:,} messages stored as evidence, embedded and "
+                    f"indexed in {said['seconds']:,.0f} s: "
+                    f"{said['messages'] / said['seconds']:,.0f} messages/s "
+                    f"(left over for the sweep: {said['leftover']})",
+                    flush=True,
+                )
         result = measure(args.queries, args.seed)
         ms = result["ms"]
         print(
-            f"recall() of the largest member ({result['member_memories']:,} memories), "
+            f"recall() of the largest member ({result['member_memories']:,} memories, "
+            f"{result['member_messages']:,} messages), "
             f"{len(ms)} questions, k=10, load average {result['load'][0]:.2f}: "
             f"p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
             f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms; "
@@ -254,7 +322,13 @@ def main(argv=None) -> int:
         data_dir.mkdir(parents=True, exist_ok=True)
         print(f"\n## {size:,} memories ({', '.join(f'{s:.0%}' for s in MEMBER_SHARE)} by member)")
         command = [sys.executable, __file__, "--child", str(size), "--queries", str(args.queries)]
-        command += ["--seed", str(args.seed)] + (["--reuse", str(args.reuse)] if args.reuse else [])
+        command += [
+            "--seed",
+            str(args.seed),
+            "--messages-per-memory",
+            str(args.messages_per_memory),
+        ]
+        command += ["--reuse", str(args.reuse)] if args.reuse else []
         env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)}
         subprocess.run(command, env=env, check=True, cwd=ROOT)
         if not args.keep and not args.reuse:
