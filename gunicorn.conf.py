@@ -2,11 +2,11 @@
 (scripts/serve.sh), bench/load.py and the tests that start a real server all serve the same way.
 The address is given on the command line."""
 
-# The app: Django, with the MCP endpoint at /mcp (talkingrock/asgi.py), on gunicorn's own ASGI
+# The app: Django, with the MCP endpoint at /mcp (household/asgi.py), on gunicorn's own ASGI
 # worker: the same HTTP parser and limits as its WSGI workers, with no other server to install.
 # Django runs its synchronous views one at a time per worker, in one thread, as the sync workers
 # did; the event loop meanwhile reads other requests.
-wsgi_app = "talkingrock.asgi:application"
+wsgi_app = "household.asgi:application"
 worker_class = "asgi"
 # Two cores: two workers, each with its own model and database connections.
 workers = 2

@@ -19,7 +19,7 @@ By default the script serves the app itself, as ``make run`` does (scripts/serve
    database is built once in var/bench-load/household-<memories>-seed<seed>/ and each run works
    on a copy of it (the runs write recall trails and links, the cache stays as built);
 2. in a child process: ``migrate``, a password for the member and an API token;
-3. ``gunicorn talkingrock.asgi:application`` (gunicorn.conf.py: two ASGI workers, as ``make run``) on
+3. ``gunicorn household.asgi:application`` (gunicorn.conf.py: two ASGI workers, as ``make run``) on
    127.0.0.1 and a free port, with ``TALKINGROCK_THREADS=--threads`` (talkingrock/threads.py:
    every numeric library's thread count in every process), and ``manage.py qcluster`` beside it
    unless ``--no-worker``; their output goes to server.log and worker.log in the data directory.

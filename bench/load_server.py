@@ -135,7 +135,7 @@ def start_servers(servers: dict[str, subprocess.Popen], run_dir: Path, port: int
         "TRANSFORMERS_OFFLINE": "1",
     }
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    web = [str(BIN / "gunicorn"), "talkingrock.asgi:application"]
+    web = [str(BIN / "gunicorn"), "household.asgi:application"]
     web += ["--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)]
     web += ["--timeout", str(GUNICORN_TIMEOUT), "--access-logfile", "-"]
     if not args.no_worker:

@@ -3,7 +3,7 @@ a file, the checks of a date or an act title, and ``NewMemories``, which stores 
 memories the member does not have yet.
 
 The formats live beside it: Markdown in and out is ``memories/markdown.py``; JSON, the full
-backup, is ``conversations/backup.py`` (out, and the file's layout), ``backup_checks.py`` (the
+backup, is ``household/backup.py`` (out, and the file's layout), ``backup_checks.py`` (the
 checks of an incoming file) and ``restore.py`` (in), with ``restore_v1.py`` for version-1 files.
 """
 

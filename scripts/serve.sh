@@ -7,7 +7,7 @@ set -euo pipefail
 # both once, cleanly (a second signal mid-shutdown makes the django-q2 cluster trip over itself).
 setsid "$BIN/python" manage.py qcluster &
 worker=$!
-# The app (talkingrock/asgi.py: the web app and MCP at /mcp), workers, timeouts and limits are in
+# The app (household/asgi.py: the web app and MCP at /mcp), workers, timeouts and limits are in
 # gunicorn.conf.py, which gunicorn reads from here.
 setsid "$BIN/gunicorn" --bind "$HOST:$PORT" &
 web=$!

@@ -51,7 +51,7 @@ class ApiToken(models.Model):
 class PasswordReset(models.Model):
     """A household admin reset a member's password: the member's own record of it.
 
-    Written once by ``talkingrock.passwords.reset`` and never edited: no page and no admin
+    Written once by ``household.passwords.reset`` and never edited: no page and no admin
     changes it (only ``used_at`` is stamped, when a password is set with the link). The admin's
     name is kept as text, so the record outlives the admin's account."""
 

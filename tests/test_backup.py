@@ -18,9 +18,10 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from conversations import backup, chat, reasoning, restore, review
+from conversations import chat, reasoning, review
 from conversations import services as conversations
 from conversations.models import Classification, Conversation, Message
+from household import backup, restore
 from memories import acts, services
 from memories.consolidation import sql as consolidation_sql
 from memories.consolidation import store

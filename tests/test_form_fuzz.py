@@ -32,11 +32,11 @@ from django.utils import timezone
 from conversations import review
 from conversations import services as conversation_services
 from conversations.models import Conversation, ConversationImport, Message
+from household import passwords
 from memories import insights, services, threads
 from memories.consolidation import store
 from memories.models import Act, Dream, Entity, MemoryItem, Observation
 from narratives import services as narratives
-from talkingrock import passwords
 from talkingrock.models import ApiToken
 from tests.support import page_form
 

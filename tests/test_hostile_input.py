@@ -16,9 +16,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from conversations import review, services
+from household import api
 from memories.models import Act, Memory, MemoryItem, Recall, RecallHit
 from narratives import services as narratives
-from talkingrock import api
 from talkingrock.models import ApiToken
 from talkingrock.text import has_control
 from talkingrock.tools import REGISTRY, ToolError, call_tool

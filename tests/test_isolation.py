@@ -20,6 +20,7 @@ from django.urls.converters import IntConverter
 from conversations import reasoning
 from conversations import services as conversation_services
 from conversations.models import Classification, Conversation, ConversationImport, Message
+from household import urls as root_urls
 from memories import indexing, services
 from memories.acts import ensure_your_story
 from memories.consolidation import store
@@ -36,7 +37,6 @@ from memories.models import (
 )
 from narratives import services as narratives
 from narratives.models import Narrative
-from talkingrock import urls as root_urls
 from talkingrock.models import ApiToken
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 

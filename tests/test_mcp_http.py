@@ -1,5 +1,5 @@
 """MCP over streamable HTTP at /mcp, on the server `make run` serves (gunicorn with
-talkingrock/asgi.py), driven by the SDK's own client: the HTTP tool API's bearer tokens and
+household/asgi.py), driven by the SDK's own client: the HTTP tool API's bearer tokens and
 lockout of a bad token (never of a valid one), the same answers; and every registry tool
 answering alike on all three transports."""
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from conversations import backup, restore
+from household import backup, restore
 from memories import services
 from memories.acts import ensure_your_story
 from memories.markdown import parse_markdown

@@ -1,5 +1,5 @@
 """What only a real web server shows: the app as `make run` serves it (gunicorn.conf.py: Django
-and MCP behind gunicorn's ASGI workers, talkingrock/asgi.py), on a database file of its own. A
+and MCP behind gunicorn's ASGI workers, household/asgi.py), on a database file of its own. A
 tool call sent with Transfer-Encoding: chunked is read whole, and refused past the size limit;
 a search of the longest length the page allows, in a script whose characters take nine bytes
 each in a URL, is answered, not refused with a bare 414; sign-in works."""

@@ -13,8 +13,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from conversations import backup, restore
 from conversations.models import Conversation
+from household import backup, restore
 from memories import markdown, search
 from memories.models import Memory
 from memories.recall import recall

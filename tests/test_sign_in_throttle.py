@@ -14,8 +14,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from talkingrock import throttle
-from talkingrock.forms import MemberForm
+from household import throttle
+from household.forms import MemberForm
 from talkingrock.models import ApiToken
 from tests.conftest import PASSWORD
 

@@ -40,7 +40,7 @@ DEBUG = os.environ.get("TALKINGROCK_DEBUG", "") == "1"
 ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 
 INSTALLED_APPS = [
-    "talkingrock.apps.HouseholdAdminConfig",
+    "household.apps.HouseholdAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_q",
     "talkingrock",
+    "household",
     "conversations",
     "narratives",
     "memories",
@@ -66,13 +67,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "talkingrock.household.onboarding_middleware",
+    "household.members.onboarding_middleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "talkingrock.urls"
-WSGI_APPLICATION = "talkingrock.wsgi.application"
+ROOT_URLCONF = "household.urls"
+WSGI_APPLICATION = "household.wsgi.application"
 
 TEMPLATES = [
     {
@@ -84,7 +85,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "talkingrock.context_processors.engine",
+                "household.context_processors.engine",
             ],
         },
     },
@@ -133,7 +134,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in throttling (django-axes, talkingrock/throttle.py): AXES_FAILURE_LIMIT wrong passwords
+# Sign-in throttling (django-axes, household/throttle.py): AXES_FAILURE_LIMIT wrong passwords
 # for one username from one address, or for one username from anywhere, lock it out for the
 # cool-off time whatever the next password; a browser the member signed in with before is held
 # only to its own count, so guessing elsewhere cannot lock them out of it. A correct sign-in
@@ -144,11 +145,11 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("TALKINGROCK_LOGIN_FAILURES", 5))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("TALKINGROCK_LOCKOUT_MINUTES", 15)))
-AXES_LOCKOUT_PARAMETERS = "talkingrock.throttle.lockout_parameters"
+AXES_LOCKOUT_PARAMETERS = "household.throttle.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "talkingrock.throttle.locked_out"
+AXES_LOCKOUT_CALLABLE = "household.throttle.locked_out"
 AXES_VERBOSE = False
-# An admin's password reset gives the member a one-time link (talkingrock/passwords.py): it
+# An admin's password reset gives the member a one-time link (household/passwords.py): it
 # works for a day at most.
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
 LOGIN_URL = "login"

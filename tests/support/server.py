@@ -1,5 +1,5 @@
 """The web server as `make run` serves it: gunicorn, configured by gunicorn.conf.py (the app,
-talkingrock/asgi.py, on its ASGI workers), on a free loopback port and a database of its own."""
+household/asgi.py, on its ASGI workers), on a free loopback port and a database of its own."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from conversations import backup, restore
+from household import backup, restore
 from memories import services
 from memories.housekeeping import rebuild_fts, restore_fts_triggers
 from narratives import services as narratives

@@ -70,7 +70,7 @@ class MemberAdmin(OwnedRowsAdmin, UserAdmin):
         """Django's page lets an admin type a member's new password and sign in as them, without
         the member ever knowing. Here it leads to the household's reset instead: a one-time link
         the member uses to choose their own, and a record they are shown
-        (talkingrock/passwords.py). Your own password is changed with your current one."""
+        (household/passwords.py). Your own password is changed with your current one."""
         member = self.get_object(request, unquote(id))
         if member is None:
             raise Http404("Nothing to show here.")

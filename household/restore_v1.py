@@ -14,8 +14,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from conversations.backup import BY_NAME
-from conversations.backup_checks import section_rows
+from household.backup import BY_NAME
+from household.backup_checks import section_rows
 from memories.models import Act, Memory, content_hash
 from memories.porting import (
     ImportFormatError,

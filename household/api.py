@@ -1,6 +1,6 @@
 """HTTP transport for the tool registry: JSON in, JSON out, bearer tokens.
 
-``authenticate`` is the one bearer-token check: the MCP endpoint (talkingrock/mcp_server.py) uses
+``authenticate`` is the one bearer-token check: the MCP endpoint (household/mcp_server.py) uses
 it too, so both accept the same tokens and lock out the same guessing."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
-from talkingrock import throttle
+from household import throttle
 from talkingrock.models import ApiToken, hash_token
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
@@ -74,7 +74,7 @@ def list_tools(request: HttpRequest) -> JsonResponse:
 def _body(request: HttpRequest) -> bytes:
     """The request's body, chunked ones included, within DATA_UPLOAD_MAX_MEMORY_SIZE.
 
-    Django checks that limit against Content-Length only. Under ASGI (talkingrock/asgi.py, what
+    Django checks that limit against Content-Length only. Under ASGI (household/asgi.py, what
     `make run` serves) the server decodes a chunked body and Django holds all of it: it is read
     here within the limit. Under WSGI Django reads exactly Content-Length bytes, so a chunked
     body (no Content-Length) would look empty; gunicorn's WSGI workers decode it and say so with

@@ -3,7 +3,8 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from conversations import views as conversation_views
-from talkingrock import api, household
+from household import api
+from household import members as household
 
 urlpatterns = [
     path("", conversation_views.home, name="home"),

@@ -32,7 +32,7 @@ TOKEN_PREFIX = "bearer:"  # how a presented token is named among usernames in ax
 API_PREFIXES = ("/api/", "/mcp")
 
 DEVICE_COOKIE = "tr_device"
-DEVICE_SALT = "talkingrock.throttle.device"
+DEVICE_SALT = "household.throttle.device"
 DEVICE_MAX_AGE = 60 * 60 * 24 * 180  # seconds: a browser unused for half a year is new again
 DEVICE_NAMES = 8  # accounts one browser remembers (a family computer)
 PER_DEVICE = [["username", "ip_address"]]

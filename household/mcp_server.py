@@ -2,14 +2,14 @@
 
 Every tool in ``talkingrock.tools.REGISTRY`` is listed with its description and its JSON Schema
 as ``inputSchema``, and called through ``call_tool`` for one member, as the HTTP tool API
-(talkingrock/api.py) calls it: the same validation, the same refusals, the same messages. A
+(household/api.py) calls it: the same validation, the same refusals, the same messages. A
 refusal is a tool result with ``isError`` whose text is the HTTP API's ``{"error": ...}``. Two
 ways in:
 
 - stdio (``serve_stdio``), for a desktop client that starts ``manage.py mcp --user NAME``: the
   member is named when the server starts;
 - streamable HTTP at ``/mcp`` beside the web app (``HttpEndpoint``, mounted by
-  talkingrock/asgi.py): each request carries the member's bearer token, checked by the HTTP
+  household/asgi.py): each request carries the member's bearer token, checked by the HTTP
   API's own ``api.authenticate`` (the same tokens, the same lockout for guessing).
 
 The ORM is synchronous: every database touch runs in asgiref's thread-sensitive worker thread,
@@ -40,7 +40,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
-from talkingrock import api
+from household import api
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
 log = logging.getLogger(__name__)
@@ -175,7 +175,7 @@ class HttpEndpoint:
 
     Stateless, with JSON responses: every POST stands alone (no session to lose between the two
     worker processes, nor to expire), and every tool answers in one response. ``session_manager``
-    must be running: talkingrock/asgi.py enters ``session_manager.run()`` on lifespan startup."""
+    must be running: household/asgi.py enters ``session_manager.run()`` on lifespan startup."""
 
     def __init__(self) -> None:
         self.session_manager = StreamableHTTPSessionManager(

@@ -3,8 +3,8 @@ from __future__ import annotations
 import anyio
 from django.core.management.base import BaseCommand, CommandError
 
+from household.mcp_server import serve_stdio
 from talkingrock.management.commands._members import member_named
-from talkingrock.mcp_server import serve_stdio
 
 
 class Command(BaseCommand):

@@ -17,10 +17,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.views.decorators.http import require_POST
 
-from conversations import backup
+from household import backup, passwords, throttle
+from household.forms import MemberForm, SetupForm, TokenForm
 from memories import insights
-from talkingrock import jobs, passwords, throttle
-from talkingrock.forms import MemberForm, SetupForm, TokenForm
+from talkingrock import jobs
 from talkingrock.models import ApiToken
 
 User = get_user_model()
@@ -106,7 +106,7 @@ def members(request: HttpRequest) -> HttpResponse:
 @admin_required
 def member_reset(request: HttpRequest, pk: int) -> HttpResponse:
     """GET says what a reset does; POST does it and shows the one-time link, once
-    (talkingrock/passwords.py). Never the admin's own: that one is changed with the current
+    (household/passwords.py). Never the admin's own: that one is changed with the current
     password, so an open session cannot be used to take an account over."""
     member = get_object_or_404(User, pk=pk)
     if member == request.user:
@@ -213,7 +213,7 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def export_download(request: HttpRequest, fmt: str) -> HttpResponse:
     """JSON: everything the member owns, restorable; Markdown: their memories, to read. Only
-    ever the signed-in member's own rows (conversations/backup.py)."""
+    ever the signed-in member's own rows (household/backup.py)."""
     if fmt not in backup.EXPORT_FORMATS:
         raise Http404("Unknown export format.")
     body, content_type, extension = backup.export_memories(owner=request.user, fmt=fmt)

@@ -1,8 +1,7 @@
 """Reading imports back: a file or folder (``import_path``), a JSON export (``import_data``;
 version 1 is restore_v1.py), and a version-2 backup restored into a member (``import_backup``)
-in one transaction. The references written once every row exists are restore_links.py;
-observations, dreams and the passes' runs (and the vectors embedded again for them) are
-restore_consolidation.py.
+in one transaction: every section's rows, then the references written once every row exists,
+then observations, dreams and the passes' runs (with the vectors embedded again for them).
 
 Nothing in a backup is trusted: ``backup_checks.checked`` checks every row before anything is
 written, and a file that fails is refused whole, with a message saying where. Only a memory
@@ -30,30 +29,36 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
-from conversations import backup, backup_checks, restore_consolidation, restore_links
-from conversations.models import Conversation, Message
-from conversations.restore_v1 import import_version_1
+from conversations.models import Classification, Conversation, Message
 from conversations.services import open_conversation, said_of
+from household import backup, backup_checks
+from household.restore_v1 import import_version_1
 from memories import evidence, markdown, porting
 from memories.acts import ensure_your_story
+from memories.consolidation import sql
 from memories.indexing import request_indexing
 from memories.models import (
     Act,
+    ConsolidationRun,
+    Dream,
     Entity,
     Memory,
     MemoryItem,
     MemoryLink,
     Mention,
+    Observation,
     Recall,
     content_hash,
 )
 from narratives.models import Narrative, NarrativeMemory
+from talkingrock import embeddings
 
 ImportFormatError = porting.ImportFormatError
 ImportReport = porting.ImportReport
@@ -91,7 +96,7 @@ def import_data(*, owner, data: Any) -> ImportReport:
 def import_backup(*, owner, data: dict[str, Any]) -> ImportReport:
     """Restore a version-2 backup into ``owner``: all of it in one transaction, or nothing."""
     rows = backup_checks.checked(data)
-    vectors = restore_consolidation.embed(rows)  # before the transaction: the model is slow
+    vectors = embed_consolidation(rows)  # before the transaction: the model is slow
     report = ImportReport()
     try:
         with transaction.atomic():
@@ -113,7 +118,7 @@ class Restore:
         owner,
         rows: dict[str, list[dict[str, Any]]],
         report: ImportReport,
-        vectors: restore_consolidation.Vectors,
+        vectors: Vectors,
     ):
         self.owner, self.rows, self.report, self.vectors = owner, rows, report, vectors
         self.ids: dict[str, dict[int, int | None]] = {s.name: {} for s in backup.SECTIONS}
@@ -200,10 +205,10 @@ class Restore:
         }
         self.restore("recalls", have=have, key=lambda row: tuple(row[name] for name in fields))
         self.restore("hits", parent="recall")
-        restore_links.readings(self)
-        restore_consolidation.restore(self, self.vectors)
-        restore_links.replies(self)
-        restore_links.self_references(self)
+        readings(self)
+        consolidation(self, self.vectors)
+        replies(self)
+        self_references(self)
         self.report.created = self.counts.pop("memories")
         self.report.restored = self.counts
         if self.report.created:
@@ -368,3 +373,167 @@ class Restore:
             )
             self.ids["items"][row["id"]] = at.get(key)
         self.restore("items", parent="memory")
+
+
+# --- What is written once every row exists ---------------------------------------------------
+# What a restore writes once every row exists (restore.py calls these last, inside its
+# transaction): references between rows of one section (what replaced a fact, what an observation
+# was merged into), the ids inside a reading's JSON, and what a reply points to among messages and
+# recalls. Each takes the restore under way, whose ``to`` turns the file's ids into the ids here.
+
+
+def self_references(restoring: Restore) -> None:
+    """A fact's memory and what replaced a decision or fact: rows of the same section,
+    pointed to once all of them exist."""
+    for section, refs in backup.SELF_REFS.items():
+        model = backup.BY_NAME[section].model
+        changed = []
+        for row in restoring.rows[section]:
+            if row.get("id") not in restoring.fresh[section]:
+                continue
+            values = {f"{ref}_id": restoring.to(section, row.get(ref)) for ref in refs}
+            if any(value is not None for value in values.values()):
+                changed.append(model(pk=restoring.ids[section][row["id"]], **values))
+        model.objects.bulk_update(changed, list(refs), batch_size=500)
+
+
+def readings(restoring: Restore) -> None:
+    """Classifications, with the ids inside their JSON made the ids here (a reading the
+    member already has, by when and what, is theirs: restored once)."""
+    mine = Classification.objects.filter(owner=restoring.owner)
+    have = {(when, text): pk for pk, when, text in mine.values_list("pk", "created_at", "request")}
+    for row in restoring.rows["classifications"]:
+        trails = row["trails"] if isinstance(row["trails"], dict) else {}
+        row["trails"] = {
+            k: restoring.to("recalls", v) for k, v in trails.items() if _known(restoring, v)
+        }
+        for step in row["steps"] if isinstance(row["steps"], list) else []:
+            if isinstance(step, dict):
+                step["memory_ids"] = _memories(restoring, step.get("memory_ids"))
+        check = row["verification"] if isinstance(row["verification"], dict) else {}
+        for key in ("supporting_memories", "conflicting_memories"):
+            if key in check:
+                check[key] = _memories(restoring, check[key])
+    restoring.restore("classifications", have=have, key=lambda r: (r["created_at"], r["request"]))
+
+
+def _known(restoring: Restore, recall_id) -> bool:
+    return isinstance(recall_id, int) and restoring.to("recalls", recall_id) is not None
+
+
+def _memories(restoring: Restore, ids) -> list[int]:
+    ids = ids if isinstance(ids, list) else []
+    return [pk for pk in (restoring.to("memories", i) for i in ids if isinstance(i, int)) if pk]
+
+
+def replies(restoring: Restore) -> None:
+    """What a message points to among messages and recalls, by the ids here: written last,
+    when every message and recall exists (a recall names its message, and a reply its
+    recalls and the message it answers)."""
+    changed = []
+    for row in restoring.rows["messages"]:
+        if row["id"] in restoring.fresh["messages"]:
+            used = row["memories_used"]  # the checked copy, the file's ids made the ids here
+            for entry in used:
+                for key, section in backup.USED_REFS:
+                    if key in entry:
+                        entry[key] = restoring.to(section, entry[key])
+            reply_to = restoring.to("messages", row["reply_to"])
+            recall = restoring.to("recalls", row.get("recall"))
+            pk = restoring.ids["messages"][row["id"]]
+            changed.append(
+                Message(pk=pk, memories_used=used, reply_to_id=reply_to, recall_id=recall)
+            )
+    Message.objects.bulk_update(changed, ["memories_used", "reply_to", "recall"], batch_size=500)
+
+
+# --- Consolidation's rows ----------------------------------------------------------------------
+# Consolidation's rows in a restore (restore.py calls ``restore`` inside its transaction, after
+# the memories and entities): observations with the facts they rest on, their history with the
+# facts behind each change, dreams with both groups of facts, and the record of the passes. What
+# the member has already is not doubled: an observation made at the same instant of the same
+# kind, subject and relation, a dream made at the same instant with the same text, a run of the
+# same pass started at the same instant are theirs, and their facts and history stand.
+#
+# Vectors: the file holds none (no backup does: they are derived, as a memory's are). An
+# observation's and a dream's vector is embedded again from its text by ``embed``, before the
+# transaction opens (embedding inside it would hold SQLite's one write lock while the model runs,
+# TECH_NOTES §4), and written with the rows, so what is restored is found by meaning the moment
+# the restore commits. The same model gives the same vector for the same text, so nothing is lost
+# against copying them; the file stays readable JSON, a tenth of the size, and never carries a
+# vector of another model into this database.
+
+
+# The section whose rows have a vector, and the vector table's name for them.
+EMBEDDED = {"observations": "observation", "dreams": "dream"}
+
+
+@dataclass
+class Vectors:
+    """Each text's vector, as stored: {section: {text: float32 blob}}."""
+
+    by_text: dict[str, dict[str, bytes]] = field(default_factory=dict)
+
+
+def embed_consolidation(rows: dict[str, list[dict[str, Any]]]) -> Vectors:
+    """The vectors of the file's observations and dreams, each distinct text once, in batches."""
+    vectors = Vectors()
+    for section in EMBEDDED:
+        texts = list(dict.fromkeys(row["text"] for row in rows[section]))
+        found = embeddings.embed(texts) if texts else []
+        vectors.by_text[section] = {
+            text: embeddings.to_blob(vector) for text, vector in zip(texts, found, strict=True)
+        }
+    return vectors
+
+
+def consolidation(restoring: Restore, vectors: Vectors) -> None:
+    owner = restoring.owner
+    theirs = Observation.objects.filter(owner=owner)
+    fields = ("created_at", "kind", "subject", "relation")
+    have = {tuple(key): pk for pk, *key in theirs.values_list("pk", *fields)}
+    restoring.restore(
+        "observations", have=have, key=lambda row: tuple(row[name] for name in fields)
+    )
+    restoring.restore("observation_changes", parent="observation")
+    dreams = Dream.objects.filter(owner=owner).values_list("pk", "created_at", "text")
+    have = {(when, text): pk for pk, when, text in dreams}
+    restoring.restore("dreams", have=have, key=lambda row: (row["created_at"], row["text"]))
+    runs = ConsolidationRun.objects.filter(owner=owner).values_list("pk", "kind", "started_at")
+    have = {(kind, when): pk for pk, kind, when in runs}
+    restoring.restore(
+        "consolidation_runs", have=have, key=lambda row: (row["kind"], row["started_at"])
+    )
+    _consolidation_facts(restoring)
+    _consolidation_vectors(restoring, vectors)
+
+
+def _consolidation_facts(restoring: Restore) -> None:
+    """The many-to-many lists of the rows created now, by the ids here (two of the file's
+    memories may be one memory here: each pair once)."""
+    for section, names in backup.MANY.items():
+        for name in names:
+            table, column, memory = backup.through(section, name)
+            pairs = dict.fromkeys(
+                (restoring.ids[section][row["id"]], restoring.to("memories", export_id))
+                for row in restoring.rows[section]
+                if row["id"] in restoring.fresh[section]
+                for export_id in row[name]
+            )
+            table.objects.bulk_create(
+                [table(**{column: pk, memory: fact}) for pk, fact in pairs if fact is not None],
+                batch_size=500,
+            )
+
+
+def _consolidation_vectors(restoring: Restore, vectors: Vectors) -> None:
+    for section, kind in EMBEDDED.items():
+        blobs = vectors.by_text[section]
+        sql.replace_vectors(
+            kind,
+            [
+                (restoring.ids[section][row["id"]], restoring.owner.pk, blobs[row["text"]])
+                for row in restoring.rows[section]
+                if row["id"] in restoring.fresh[section]
+            ],
+        )

@@ -16,7 +16,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
 django_application = get_asgi_application()
 
 # After the apps are loaded: the MCP endpoint authenticates with the models.
-from talkingrock.mcp_server import HttpEndpoint  # noqa: E402
+from household.mcp_server import HttpEndpoint  # noqa: E402
 
 MCP_PATHS = frozenset({"/mcp", "/mcp/"})
 # WhiteNoise answers with a file iterator Django reads in a thread; for our few small static

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from conversations.backup import MANY, SECTIONS, USED_REFS, Section
+from household.backup import MANY, SECTIONS, USED_REFS, Section
 from memories.models import Memory
 from memories.porting import ImportFormatError, error_message, is_act_title, parse_iso_datetime
 from memories.services import clean_content, clean_tags
