@@ -671,6 +671,50 @@ _EACH = re.compile(
 )
 
 
+def _amounts_in(candidate: Candidate) -> list:
+    """The sums of money (or bare numbers) ``candidate`` says, outside its dates."""
+    said_on = timezone.localtime(candidate.said_on).date()
+    skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
+    return [a for a in amounts.find(candidate.sentence, skip=skip) if a.is_money or not a.unit]
+
+
+def _other_amount(
+    owner, question: Question, chosen: list[Candidate], scored: list[Candidate]
+) -> Candidate | None:
+    """For a difference whose sentences hold one amount: the sentence about the same thing
+    (most of what the first one names of the question) that holds another amount."""
+    amounts_held = [a for c in chosen for a in _amounts_in(c)]
+    held = {a.value for a in amounts_held}
+    currency = next((a.currency for a in amounts_held if a.currency), "")
+    first = chosen[0]
+    # What it is about, in its words or its conversation's ("he quoted €780", about the clutch).
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    if len(held) != 1 or not subject:
+        return None
+    pool = list(scored)
+    if owner is not None:
+        pool += _said_later(owner, first, question, subject)
+    taken = {c.hit.memory_id for c in chosen}
+    best, best_key = None, None
+    for candidate in pool:
+        if candidate.hit.memory_id in taken:
+            continue
+        others = [a for a in _amounts_in(candidate) if a.value not in held]
+        if not others:
+            continue
+        share = _share(subject, candidate.terms | candidate.around, question)
+        # About the same thing by its words, or found by recall for the question itself and
+        # holding a sum in the same currency ("€815 in the end", after "he quoted €780").
+        if share < SUBJECT_SHARE and not (
+            candidate.rank < LATER_RANK and currency and others[0].currency == currency
+        ):
+            continue
+        key = (share >= SUBJECT_SHARE, share, -candidate.rank)
+        if best_key is None or key > best_key:
+            best, best_key = candidate, key
+    return best
+
+
 def worked_out(question: str, chosen: list[Candidate]) -> str:
     """A difference or a total worked out from the sentences that answer, said with what it is
     worked out from ("£3,400: £28,000 against £24,600"); "" when the question asks for none or
@@ -687,12 +731,8 @@ def worked_out(question: str, chosen: list[Candidate]) -> str:
         return ""
     money = []
     for candidate in chosen:
-        said_on = timezone.localtime(candidate.said_on).date()
-        skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
-        for amount in amounts.find(candidate.sentence, skip=skip):
-            if (amount.is_money or not amount.unit) and amount.value not in [
-                a.value for a in money
-            ]:
+        for amount in _amounts_in(candidate):
+            if amount.value not in [a.value for a in money]:
                 money.append(amount)
     if len(money) < 2:
         return ""
@@ -819,6 +859,12 @@ def answer_question(
             lines.append(_line(other, asked, now=now, lead=False))
             chosen.append(other)
             break
+    if _DIFFERENCE.search(normalise(question)) and not worked_out(question, chosen):
+        # A difference needs both amounts; the other may have been said in another
+        # conversation ("he quoted 620" in April, "the bill came to 780" in May).
+        if other := _other_amount(owner, asked, chosen, scored):
+            lines.append(_line(other, asked, now=now, lead=False))
+            chosen.append(other)
     if sum_said := worked_out(question, chosen):
         lines.insert(0, sum_said)
     used: list[Hit] = []

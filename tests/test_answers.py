@@ -9,7 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import answers
+from conversations import answers, services
+from conversations.models import Conversation, Message
 from memories.models import Memory
 from memories.recall import recall
 
@@ -128,3 +129,51 @@ def test_a_statement_is_acknowledged_and_small_talk_is_listened_to():
 def test_stems_match_the_inflections_people_use(words, same):
     first, second = words.split()
     assert (answers.stem(first) == answers.stem(second)) is same
+
+
+def _said_in_a_conversation(owner, when, *lines: str):
+    """A past conversation, its messages said ``when`` (kept as evidence as they are stored)."""
+    talk = Conversation.objects.create(
+        owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for line in lines:
+        message = services.append(talk, role=Message.Role.USER, content=line)
+        Memory.everything.filter(message=message).update(created_at=when, happened_at=when)
+
+
+def test_a_difference_is_worked_out_from_amounts_said_in_two_conversations(alice, index):
+    """Issue 22: "a question whose answer spans two conversations gets both sentences". The
+    quote was said in September, what was paid in October, in other words."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "the car's clutch is on its way out, gerry had a look",
+        "he quoted €780 for the clutch, parts and labour",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "got the car back from gerry",
+        "€815 in the end, the slave cylinder was gone too",
+    )
+    index(alice)
+
+    answer = ask(alice, "how much over the quote did the clutch end up?")
+
+    assert answer.kind == "answer"
+    first_line = answer.text.splitlines()[0]
+    assert first_line.startswith("€35")
+    assert "€780" in answer.text and "€815" in answer.text
+
+
+def test_a_difference_with_only_one_amount_said_is_not_made_up(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=40), "he quoted €780 for the clutch, parts and labour"
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=10), "the new school shoes were €45")
+    index(alice)
+
+    answer = ask(alice, "how much over the quote did the clutch end up?")
+
+    # The shoes are €45 and about something else: no difference is worked out from them.
+    assert "against" not in answer.text
