@@ -203,6 +203,7 @@ def percentile(values: list[float], share: float) -> float:
 def measure(count: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
 
+    from memories import named as named_module
     from memories import recall as recall_module
     from memories import search, vector_search
     from memories.models import Memory
@@ -216,7 +217,6 @@ def measure(count: int, seed: int) -> dict:
         recall_module.recall(member, question, k=10)
 
     steps = (
-        "query_entities",
         "similarities",
         "add_from_window",
         "lift_by_conversation",
@@ -225,7 +225,7 @@ def measure(count: int, seed: int) -> dict:
         "expand_through_entities",
         "expand_through_links",
     )
-    spent: dict[str, float] = dict.fromkeys(steps, 0.0)
+    spent: dict[str, float] = dict.fromkeys((*steps, "query_entities"), 0.0)
     spent |= {"embed_one": 0.0, "keyword_candidates": 0.0, "nearest": 0.0}
 
     def timed(module, name):
@@ -242,6 +242,7 @@ def measure(count: int, seed: int) -> dict:
         return function
 
     originals = [(step_module, name, timed(step_module, name)) for name in steps]
+    originals += [(named_module, "query_entities", timed(named_module, "query_entities"))]
     originals += [
         (embeddings, "embed_one", timed(embeddings, "embed_one")),
         (search, "keyword_candidates", timed(search, "keyword_candidates")),

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from conversations import offline, prompts
 from conversations.asking import Produced, ask
-from conversations.drafts import display_name
 from conversations.models import Conversation
 from conversations.offline.changes import Earlier, Proposal
+from conversations.offline.names import display_name
 from conversations.offline.pipeline import Extraction
 from conversations.offline.route import ActProfile
 from memories.models import Act, Memory, MemoryItem, Mention, StateDelta

@@ -31,6 +31,7 @@ from django.utils import timezone
 from conversations import changes, drafts, offline, prompts
 from conversations.asking import Produced, ask, days_of, render, transcript_of
 from conversations.models import Conversation, Message
+from conversations.offline.names import display_name
 from conversations.offline.pipeline import Extraction
 from memories import indexing
 from talkingrock import embeddings, jobs, llm
@@ -53,7 +54,7 @@ def read(conversation: Conversation, transcript, today: date) -> Extraction:
     return offline.extract(
         transcript,
         today=today,
-        member=drafts.display_name(owner),
+        member=display_name(owner),
         household=drafts.household_names(owner),
         known=drafts.known_people(owner),
     )

@@ -16,7 +16,7 @@ from django.utils import timezone
 from conversations.models import Conversation
 from conversations.offline import facts as offline_facts
 from conversations.offline import items as offline_items
-from conversations.offline.names import Known, title_case
+from conversations.offline.names import Known, display_name
 from memories import indexing
 from memories.acts import ensure_your_story
 from memories.models import Act, Entity, Memory, MemoryItem, StateDelta
@@ -42,10 +42,6 @@ TYPE_TO_KIND = {value: key for key, value in KIND_TO_TYPE.items()}
 # Items whose words may name a day: it is kept beside them ("due", "on", "at").
 DATED_KINDS = ("tasks", "decisions", "waiting_on")
 MAX_FACT = 300
-
-
-def display_name(user) -> str:
-    return title_case(user.get_short_name() or user.get_username())
 
 
 def household_names(owner) -> list[str]:

@@ -1,3 +1,5 @@
+from functools import partial
+
 from django.apps import AppConfig
 
 
@@ -11,6 +13,7 @@ class MemoriesConfig(AppConfig):
 
         from memories import tools  # noqa: F401 - the memory tools join the registry
         from memories.acts import give_new_member_a_story
+        from memories.consolidation import sql as consolidation_sql
         from memories.housekeeping import (
             ensure_context_keys,
             ensure_schedules,
@@ -23,7 +26,8 @@ class MemoriesConfig(AppConfig):
 
         check_model_package()  # fail at start-up, naming the package, not at the first store
 
-        post_migrate.connect(restore_fts_triggers, sender=self, dispatch_uid="memories.fts_guard")
+        guard = partial(restore_fts_triggers, ddl_modules=(consolidation_sql,))
+        post_migrate.connect(guard, sender=self, weak=False, dispatch_uid="memories.fts_guard")
         post_migrate.connect(ensure_context_keys, sender=self, dispatch_uid="memories.context_keys")
         post_migrate.connect(ensure_schedules, sender=self, dispatch_uid="memories.schedules")
         # A worker that starts runs again the consolidation passes a killed one left unfinished.

@@ -8,7 +8,6 @@ import logging
 from django.conf import settings
 
 from memories import context, sql, vector_search
-from memories.consolidation import sql as consolidation_sql
 from memories.models import Memory
 
 log = logging.getLogger(__name__)
@@ -96,9 +95,15 @@ def integrity_check(owner_id: int, using: str = "default") -> list[str]:
     return problems
 
 
-def restore_fts_triggers(sender=None, using: str = "default", **kwargs) -> list[str]:
-    """post_migrate guard: the household-wide triggers and every member's index, whole."""
-    restored = restore_triggers(sql, using) + restore_triggers(consolidation_sql, using)
+def restore_fts_triggers(
+    sender=None, using: str = "default", ddl_modules=(), **kwargs
+) -> list[str]:
+    """post_migrate guard: the household-wide triggers (memories/sql.py's, and those of each of
+    ``ddl_modules``: consolidation's own sql.py, passed in by the app) and every member's index,
+    whole."""
+    restored = restore_triggers(sql, using)
+    for ddl in ddl_modules:
+        restored += restore_triggers(ddl, using)
     for owner_id in member_ids(using):
         restored += ensure_member_index(owner_id, using)
     if restored:

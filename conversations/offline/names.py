@@ -92,6 +92,11 @@ _NOT_IN_A_NAME = frozenset(
 )
 
 
+def display_name(user) -> str:
+    """How a member is named in what is written about them ("Maya")."""
+    return title_case(user.get_short_name() or user.get_username())
+
+
 def title_case(name: str) -> str:
     """ "dave kowalski" → "Dave Kowalski"; "o'brien" → "O'Brien"; "McKay" stays."""
     parts = []

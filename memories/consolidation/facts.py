@@ -28,7 +28,7 @@ from memories import search
 from memories.consolidation import prompts, store
 from memories.consolidation.runs import Run
 from memories.models import Entity, Memory, Mention, Observation
-from memories.recall.steps import query_entities
+from memories.named import query_entities
 from memories.vector_search import own_vectors
 from talkingrock import llm
 from talkingrock.language.values import values_of

@@ -6,7 +6,7 @@
       own or contextual key, memories/ ┘  window the query names → entities the query names →
       context.py)                         one hop through shared entities → co-recall links →
                                           optional second round (multi-hop)
-      → × reinforcement × (access decay, recency) → what replaced what → optional reranker
+      → × reinforcement × (access decay, recency) → what replaced what
       → top k → the relevance floor marks the weak ones
 
 Every hit keeps the parts of its score (``components``) so the interface can say why it matched,
@@ -26,8 +26,8 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from memories import named as named_in
 from memories import search
 from memories.consolidation import context as observation_context
 from memories.models import Memory
@@ -112,7 +112,7 @@ def recall(
     pool = steps.Pool(owner)
 
     total = steps.member_size(owner, pool)
-    named = steps.query_entities(owner, query, total) if query.strip() else {}
+    named = named_in.query_entities(owner, query, total) if query.strip() else {}
 
     # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
     sanitised = search.sanitise(query)
@@ -249,8 +249,6 @@ def recall(
         if memory_id in memories  # deleted this very moment
     ]
     order.note_what_they_replace(hits)
-    if reranker := steps.config("reranker"):
-        hits = import_string(reranker)(query, hits)
     floor.mark(hits, pool.parts)
     for position, hit in enumerate(hits, start=1):
         hit.components["position"] = position

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,21 +15,15 @@ from django.conf import settings
 from django.db.models.functions import Coalesce
 
 from memories import graph_search, search, vector_search, vectors
-from memories.entities import COMMON, normalize
+from memories.entities import COMMON
 from memories.models import Memory, MemoryLink
+from memories.named import Named
 from talkingrock import embeddings
 from talkingrock.language.dates import Window
 
 
 def config(key: str):
     return settings.TALKINGROCK_RECALL[key]
-
-
-@dataclass(frozen=True)
-class Named:
-    name: str
-    share: float  # of the member's memories that mention it
-    surfaces: tuple[str, ...]  # how the query wrote it
 
 
 class Pool:
@@ -62,25 +55,6 @@ def member_size(owner, pool: Pool) -> int:
     if pool.vectors is not None:
         return max(pool.vectors.size, 1)
     return max(Memory.objects.filter(owner=owner).count(), 1)
-
-
-def query_entities(owner, query: str, total: int) -> dict[int, Named]:
-    """The member's entities the query names, however it spells them: every run of one to three
-    words is looked up by its normalised form."""
-    words = "".join(c if c.isalnum() or c in "'’-" else " " for c in query).split()
-    surfaces: dict[str, str] = {}
-    for size in (1, 2, 3):
-        for i in range(len(words) - size + 1):
-            surface = " ".join(words[i : i + size])
-            key = normalize(surface)
-            if key and not (size == 1 and (key in COMMON or len(key) < 2)):
-                surfaces.setdefault(key, surface)
-    return {
-        entity_id: Named(name=name, share=df / total, surfaces=(surfaces[key],))
-        for entity_id, name, key, df in graph_search.entities_named(
-            owner_id=owner.pk, keys=list(surfaces)
-        )
-    }
 
 
 def meaning_text(query: str, named: dict[int, Named]) -> str:

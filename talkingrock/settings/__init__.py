@@ -354,8 +354,6 @@ TALKINGROCK_RECALL = {
     # (recency exp(-hours/72)). Reinforcement is exp(0.2 × score) as in memory_query.
     "decay_weight": 0.1,
     "recency_weight": 0.1,
-    # Dotted path to callable(query, hits) -> hits, e.g. a cross-encoder; off by default.
-    "reranker": None,
     # What was said (every message, issue 22) beside the memories kept from it: a member's
     # message ranks below a reviewed memory that answers as well, the assistant's reply lower
     # still (it repeats or asks). Tuned on the development households with bench/answers.py.

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from household import backup, restore
 from memories import services
+from memories.consolidation import sql as consolidation_sql
 from memories.housekeeping import rebuild_fts, restore_fts_triggers
 from narratives import services as narratives
 from talkingrock.management.commands._members import member_named
@@ -48,7 +49,7 @@ class Command(BaseCommand):
         elif action == "store":
             self._store(member_named(options["user"]), options)
         else:
-            restored = restore_fts_triggers()
+            restored = restore_fts_triggers(ddl_modules=(consolidation_sql,))
             rebuild_fts()
             self.stdout.write(f"Index rebuilt; triggers restored: {', '.join(restored) or 'none'}.")
 
