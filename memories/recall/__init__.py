@@ -21,7 +21,9 @@ what), ``results`` (hits and their reasons) and ``trail``; this module runs them
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models.functions import Coalesce
@@ -38,7 +40,16 @@ from talkingrock import embeddings
 from talkingrock.language import dates
 from talkingrock.language import values as said_values
 
-__all__ = ["Hit", "RecallResult", "explain", "line_of", "recall", "strengthen_links"]
+__all__ = [
+    "Hit",
+    "Query",
+    "RecallResult",
+    "explain",
+    "find",
+    "line_of",
+    "recall",
+    "strengthen_links",
+]
 
 
 def _empty_message(query: str) -> str:
@@ -56,74 +67,127 @@ def _dropped_message(dropped: tuple[str, ...]) -> str:
     )
 
 
-def _filtered(
-    owner, ids, *, acts, your_story_only, sources, item_type, include_archived, evidence, message
-):
-    rows = Memory.everything.filter(pk__in=ids, owner=owner, status=Memory.Status.CONFIRMED)
-    if not evidence:
-        rows = rows.exclude(kind__in=Memory.EVIDENCE)
-    if message is not None:  # the message being answered is no evidence of its own answer
-        rows = rows.exclude(message=message)
-    if not include_archived:
-        rows = rows.filter(archived_at=None)
-    if your_story_only:
-        rows = rows.filter(act__is_your_story=True)
-    if acts is not None:
-        rows = rows.filter(act__in=[getattr(a, "pk", a) for a in acts])
-    if sources:
-        rows = rows.filter(source__in=sources)
-    if item_type:
-        rows = rows.filter(items__type=item_type).distinct()
-    return rows
-
-
-def recall(
-    owner: AbstractBaseUser,
-    query: str,
-    *,
-    k: int = 10,
-    acts=None,
-    your_story_only: bool = False,
-    sources=None,
-    item_type: str | None = None,
-    at: datetime | None = None,
-    include_archived: bool = False,
-    purpose: str | None = None,
-    conversation=None,
-    message=None,
-    observations: bool = True,
-    evidence: bool = True,
-) -> RecallResult:
-    """The member's memories that bear on ``query``, best first, each with why it matched,
-    and (unless ``observations`` is off) the observations consolidation made that bear on it.
-
-    What was said (``evidence``: the member's messages and, below them, the assistant's replies)
-    is found beside the memories, each saying where and when it was said; a memory kept at review
-    outranks a message that answers equally well (``said_weight``, ``reply_weight``). The
-    message being answered (``message``) is never its own evidence.
+@dataclass(frozen=True)
+class Query:
+    """What a recall is asked: the member, the words, and how to look.
 
     ``at`` is the moment the query is asked from (time phrases and recency count from it);
-    ``purpose`` names why the recall is made, and makes it leave a trail.
-    """
-    started = time.perf_counter()
-    at = at or timezone.now()
-    query = query if isinstance(query, str) else ""
-    filtered = bool(acts is not None or your_story_only or sources or item_type)
-    pool = steps.Pool(owner)
+    ``purpose`` names why the recall is made, and makes it leave a trail. What was said
+    (``evidence``: the member's messages and, below them, the assistant's replies) is found beside
+    the memories; the message being answered (``message``) is never its own evidence."""
 
+    owner: AbstractBaseUser
+    text: str
+    k: int = 10
+    acts: Any = None
+    your_story_only: bool = False
+    sources: Any = None
+    item_type: str | None = None
+    at: datetime | None = None
+    include_archived: bool = False
+    purpose: str | None = None
+    conversation: Any = None
+    message: Any = None
+    observations: bool = True
+    evidence: bool = True
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.acts is not None or self.your_story_only or self.sources or self.item_type)
+
+
+class Row(NamedTuple):
+    """A candidate as loaded for weighing, by name."""
+
+    pk: int
+    valid_to: datetime | None
+    superseded_by: int | None
+    subject: str
+    relation: str
+    when: datetime
+    kind: str
+    conversation_id: int | None
+    score: float
+    hit_count: int
+    hours_since_use: float
+    hours_old: float
+
+    @property
+    def use(self) -> tuple:
+        """What the weigher reads: the memory's own score, its use and its age."""
+        return (self.score, self.hit_count, self.hours_since_use, self.hours_old)
+
+
+@dataclass
+class Gathered:
+    """The candidates and what the query was read as, before weighing."""
+
+    pool: steps.Pool
+    named: dict
+    terms: tuple[str, ...]
+    dropped: tuple[str, ...]
+    vector: Any
+    window: Any
+    observed: list
+
+
+def recall(owner: AbstractBaseUser, query: str, **options) -> RecallResult:
+    """The member's memories that bear on ``query``, best first, each with why it matched, and
+    (unless ``observations`` is off) the observations consolidation made that bear on it. The
+    options are ``Query``'s fields."""
+    return find(Query(owner, query if isinstance(query, str) else "", **options))
+
+
+def find(query: Query) -> RecallResult:
+    started = time.perf_counter()
+    at = query.at or timezone.now()
+    found = _gather(query, at)
+    if not found.pool:
+        return RecallResult(
+            query=query.text,
+            hits=[],
+            window=found.window,
+            message=_empty_message(query.text),
+            observations=found.observed,
+        )
+    hits = _rank(query, found, at)
+    result = RecallResult(
+        query=query.text,
+        hits=hits,
+        window=found.window,
+        terms=found.terms,
+        entities=[entity.name for entity in found.named.values()],
+        message=_empty_message(query.text) if not hits else _dropped_message(found.dropped),
+        observations=found.observed,
+    )
+    if query.purpose:
+        result.recall_id = trail.leave_trail(
+            query.owner,
+            result,
+            purpose=query.purpose,
+            conversation=query.conversation,
+            message=query.message,
+            parameters={"k": query.k, "at": at.isoformat(), "filtered": query.filtered},
+            duration_ms=(time.perf_counter() - started) * 1000,
+        )
+    return result
+
+
+def _gather(query: Query, at: datetime) -> Gathered:
+    owner, text = query.owner, query.text
+    pool = steps.Pool(owner)
     total = steps.member_size(owner, pool)
-    named = named_in.query_entities(owner, query, total) if query.strip() else {}
+    named = named_in.query_entities(owner, text, total) if text.strip() else {}
 
     # 1. Keywords: FTS5 BM25 over content, tags and source, scaled so the best match is 1.
-    sanitised = search.sanitise(query)
     terms, dropped = search.within_budget(
-        sanitised.terms, owner_id=owner.pk, budget=steps.config("keyword_budget")
+        search.sanitise(text).terms, owner_id=owner.pk, budget=steps.config("keyword_budget")
     )
     keyword = search.keyword_candidates(
         owner_id=owner.pk,
         match=search.match_expression(terms),
         limit=steps.config("keyword_k"),
-        include_archived=include_archived,
+        include_archived=query.include_archived,
     )
     best_bm25 = keyword[0][1] if keyword and keyword[0][1] > 0 else 1.0
     for rank, (memory_id, bm25) in enumerate(keyword, start=1):
@@ -131,36 +195,22 @@ def recall(
         pool.parts[memory_id]["keywords"] = {"rank": rank, "bm25": round(bm25, 4)}
 
     # 2. Meaning: nearest neighbours in the member's own vector partition, and the similarity of
-    #    every keyword candidate too, so both lists are judged on both. A filter applied after
-    #    the top-k can only shrink it, so a filtered recall asks for more neighbours.
-    vector = None
-    similarity: dict[int, float] = {}
-    if query.strip():
-        vector = embeddings.embed_one(steps.meaning_text(query, named))
-        embeddings.to_blob(vector)  # refuses a wrong size or NaN before any search sees it
-        k_vec = steps.config("filtered_vector_k" if filtered else "vector_k")
-        nearest = steps.nearest(pool, owner, vector, k_vec)
-        for rank, (memory_id, distance) in enumerate(nearest, start=1):
-            similarity[memory_id] = 1 - distance
-            pool.parts[memory_id]["meaning"] = {"rank": rank}
-        missing = [i for i in pool.base if i not in similarity]
-        similarity |= steps.similarities(pool, owner, vector, missing)
-        for memory_id, value in similarity.items():
-            steps.add_meaning(pool, memory_id, value)
+    #    every keyword candidate too, so both lists are judged on both.
+    vector = _by_meaning(query, pool, named) if text.strip() else None
     observed = (
         observation_context.search(owner.pk, vector, at=at)
-        if observations and vector is not None
+        if query.observations and vector is not None
         else []
     )
 
     # 3. What was said around a good match: the neighbours of the best candidates join, and every
     #    candidate gains from its neighbours and from its conversation's best match.
     # The window a question names ("in March", "last week"), read back from its own moment.
-    window = dates.window(query, at=timezone.localtime(at)) if query.strip() else None
+    window = dates.window(text, at=timezone.localtime(at)) if text.strip() else None
     if vector is not None and pool:
         if window is not None:
-            steps.add_from_window(owner, pool, window, vector, include_archived)
-        steps.lift_by_conversation(owner, pool, vector, include_archived)
+            steps.add_from_window(owner, pool, window, vector, query.include_archived)
+        steps.lift_by_conversation(owner, pool, vector, query.include_archived)
     for memory_id in pool.base:
         pool.score.setdefault(memory_id, pool.base[memory_id])
 
@@ -175,67 +225,88 @@ def recall(
     steps.expand_through_entities(owner, pool, seeds, total)
     steps.expand_through_links(owner, pool, seeds)
     # 6. Multi-hop: what the strongest hits name that the question did not, searched once more.
-    if query.strip():
-        steps.second_round(owner, pool, query, include_archived)
+    if text.strip():
+        steps.second_round(owner, pool, text, query.include_archived)
+    return Gathered(pool, named, terms, dropped, vector, window, observed)
 
-    if not pool:
-        return RecallResult(
-            query=query,
-            hits=[],
-            window=window,
-            message=_empty_message(query),
-            observations=observed,
-        )
 
-    # 7. Weigh what survives the filters by reinforcement, use and age; only the top k are
-    #    loaded as objects (a recall scores a few hundred candidates).
-    rows = _filtered(
-        owner,
-        list(pool.score),
-        acts=acts,
-        your_story_only=your_story_only,
-        sources=sources,
-        item_type=item_type,
-        include_archived=include_archived,
-        evidence=evidence,
-        message=message,
-    )
+def _by_meaning(query: Query, pool: steps.Pool, named: dict):
+    """The query's vector, with the nearest memories and every keyword candidate's similarity
+    added to ``pool``. A filter applied after the top-k can only shrink it, so a filtered
+    recall asks for more neighbours."""
+    vector = embeddings.embed_one(steps.meaning_text(query.text, named))
+    embeddings.to_blob(vector)  # refuses a wrong size or NaN before any search sees it
+    k_vec = steps.config("filtered_vector_k" if query.filtered else "vector_k")
+    similarity: dict[int, float] = {}
+    for rank, (memory_id, distance) in enumerate(
+        steps.nearest(pool, query.owner, vector, k_vec), start=1
+    ):
+        similarity[memory_id] = 1 - distance
+        pool.parts[memory_id]["meaning"] = {"rank": rank}
+    missing = [i for i in pool.base if i not in similarity]
+    similarity |= steps.similarities(pool, query.owner, vector, missing)
+    for memory_id, value in similarity.items():
+        steps.add_meaning(pool, memory_id, value)
+    return vector
+
+
+def _rows(query: Query, ids: list[int], at: datetime) -> dict[int, Row]:
+    """The candidates that pass the query's filters, loaded by name (a recall scores a few
+    hundred: only the top k are loaded as objects afterwards)."""
+    rows = Memory.everything.filter(pk__in=ids, owner=query.owner, status=Memory.Status.CONFIRMED)
+    if not query.evidence:
+        rows = rows.exclude(kind__in=Memory.EVIDENCE)
+    if query.message is not None:  # the message being answered is no evidence of its own answer
+        rows = rows.exclude(message=query.message)
+    if not query.include_archived:
+        rows = rows.filter(archived_at=None)
+    if query.your_story_only:
+        rows = rows.filter(act__is_your_story=True)
+    if query.acts is not None:
+        rows = rows.filter(act__in=[getattr(a, "pk", a) for a in query.acts])
+    if query.sources:
+        rows = rows.filter(source__in=query.sources)
+    if query.item_type:
+        rows = rows.filter(items__type=query.item_type).distinct()
     hours = search.hours_since(at)
-    rows = rows.annotate(**hours, when=Coalesce("happened_at", "created_at")).values_list(
-        "pk",
-        "valid_to",
-        "superseded_by",
-        "subject",
-        "relation",
-        "when",
-        "kind",
-        "conversation_id",
-        "score",
-        "hit_count",
-        *hours,
+    values = rows.annotate(**hours, when=Coalesce("happened_at", "created_at")).values_list(
+        *(name for name in Row._fields if name not in hours), *hours
     )
-    rows_by_id = {row[0]: row for row in rows}
-    facts = {row[0]: row[8:] for row in rows}
-    replaced = {row[0]: (row[1], row[2]) for row in rows if row[1] is not None}
-    keyed = {row[0]: (row[3], row[4], row[5]) for row in rows if row[3] and row[4]}
-    top_score = max((pool.score[i] for i in facts), default=0.0)
+    return {row[0]: Row(*row) for row in values}
+
+
+def _rank(query: Query, found: Gathered, at: datetime) -> list[Hit]:
+    """7. Weigh what survives the filters by reinforcement, use and age; put current values and
+    kept memories first; the top k, each with the parts of its score."""
+    pool = found.pool
+    rows = _rows(query, list(pool.score), at)
+    top_score = max((pool.score[i] for i in rows), default=0.0)
     weigh = order.Weigher(top_score)
-    final = {memory_id: weigh(pool.score[memory_id], *row) for memory_id, row in facts.items()}
+    final = {memory_id: weigh(pool.score[memory_id], *row.use) for memory_id, row in rows.items()}
     order.weigh_what_was_said(
-        final, pool, {i: (row[6], row[7], row[5]) for i, row in rows_by_id.items()}
+        final, pool, {i: (row.kind, row.conversation_id, row.when) for i, row in rows.items()}
     )
-    order.kept_before_said(final, pool, {i: row[6] for i, row in rows_by_id.items()})
+    order.kept_before_said(final, pool, {i: row.kind for i, row in rows.items()})
     # A decision or fact a later one replaced ranks below the current one and says so.
-    for memory_id, (until, by) in replaced.items():
-        final[memory_id] *= order.SUPERSEDED_WEIGHT
-        pool.parts[memory_id]["replaced"] = {"on": until.date().isoformat(), "by": by}
+    for memory_id, row in rows.items():
+        if row.valid_to is not None:
+            final[memory_id] *= order.SUPERSEDED_WEIGHT
+            pool.parts[memory_id]["replaced"] = {
+                "on": row.valid_to.date().isoformat(),
+                "by": row.superseded_by,
+            }
+    keyed = {
+        i: (row.subject, row.relation, row.when)
+        for i, row in rows.items()
+        if row.subject and row.relation
+    }
     order.newest_value_first(final, keyed, pool)
-    order.current_before_replaced(final, pool, {i: row[7] for i, row in rows_by_id.items()})
-    if not said_values.asks_about_the_past(query) and window is None:
+    order.current_before_replaced(final, pool, {i: row.conversation_id for i, row in rows.items()})
+    if not said_values.asks_about_the_past(query.text) and found.window is None:
         order.newer_on_the_same_topic(
-            final, pool, owner, when={i: row[5] for i, row in rows_by_id.items()}
+            final, pool, query.owner, when={i: row.when for i, row in rows.items()}
         )
-    ranked = sorted(final, key=lambda i: (-final[i], -i))[:k]
+    ranked = sorted(final, key=lambda i: (-final[i], -i))[: query.k]
     memories = Memory.everything.select_related("act").in_bulk(ranked)
     hits = [
         Hit(
@@ -243,7 +314,7 @@ def recall(
             memory=memories[memory_id],
             score=final[memory_id],
             components=order.rounded(pool.parts[memory_id])
-            | weigh.factors(pool.score[memory_id], *facts[memory_id]),
+            | weigh.factors(pool.score[memory_id], *rows[memory_id].use),
         )
         for memory_id in ranked
         if memory_id in memories  # deleted this very moment
@@ -252,24 +323,4 @@ def recall(
     floor.mark(hits, pool.parts)
     for position, hit in enumerate(hits, start=1):
         hit.components["position"] = position
-
-    result = RecallResult(
-        query=query,
-        hits=hits,
-        window=window,
-        terms=terms,
-        entities=[entity.name for entity in named.values()],
-        message=_empty_message(query) if not hits else _dropped_message(dropped),
-        observations=observed,
-    )
-    if purpose:
-        result.recall_id = trail.leave_trail(
-            owner,
-            result,
-            purpose=purpose,
-            conversation=conversation,
-            message=message,
-            parameters={"k": k, "at": at.isoformat(), "filtered": filtered},
-            duration_ms=(time.perf_counter() - started) * 1000,
-        )
-    return result
+    return hits
