@@ -398,6 +398,31 @@ def _weekly(days: list[int], interval: int = 1) -> str:
     return f"FREQ=WEEKLY;INTERVAL={interval};BYDAY={byday}"
 
 
+# Repeating phrases without a day, as rules and as said back.
+_EVERY = {
+    "every day": ("FREQ=DAILY", "every day"),
+    "daily": ("FREQ=DAILY", "every day"),
+    "every morning": ("FREQ=DAILY", "every morning"),
+    "every evening": ("FREQ=DAILY", "every evening"),
+    "every night": ("FREQ=DAILY", "every night"),
+    "every weekday": (_weekly([0, 1, 2, 3, 4]), "every weekday"),
+    "weekdays": (_weekly([0, 1, 2, 3, 4]), "every weekday"),
+    "every weekend": (_weekly([5, 6]), "every weekend"),
+    "weekends": (_weekly([5, 6]), "every weekend"),
+    "every week": ("FREQ=WEEKLY", "every week"),
+    "weekly": ("FREQ=WEEKLY", "every week"),
+    "once a week": ("FREQ=WEEKLY", "once a week"),
+    "twice a week": ("FREQ=WEEKLY", "twice a week"),
+    "every month": ("FREQ=MONTHLY", "every month"),
+    "monthly": ("FREQ=MONTHLY", "every month"),
+    "once a month": ("FREQ=MONTHLY", "once a month"),
+    "every year": ("FREQ=YEARLY", "every year"),
+    "yearly": ("FREQ=YEARLY", "every year"),
+    "annually": ("FREQ=YEARLY", "every year"),
+    "once a year": ("FREQ=YEARLY", "once a year"),
+}
+
+
 def _read_schedules(f: _Finder) -> None:
     def every_other(m: re.Match) -> dict:
         if m[1]:
@@ -453,29 +478,7 @@ def _read_schedules(f: _Finder) -> None:
         if m[2]:
             interval = _count(m[2]) if m[2].isdigit() else COUNTS[m[2]]
             return _schedule(f"FREQ=WEEKLY;INTERVAL={interval}", f"every {interval} weeks")
-        table = {
-            "every day": ("FREQ=DAILY", "every day"),
-            "daily": ("FREQ=DAILY", "every day"),
-            "every morning": ("FREQ=DAILY", "every morning"),
-            "every evening": ("FREQ=DAILY", "every evening"),
-            "every night": ("FREQ=DAILY", "every night"),
-            "every weekday": (_weekly([0, 1, 2, 3, 4]), "every weekday"),
-            "weekdays": (_weekly([0, 1, 2, 3, 4]), "every weekday"),
-            "every weekend": (_weekly([5, 6]), "every weekend"),
-            "weekends": (_weekly([5, 6]), "every weekend"),
-            "every week": ("FREQ=WEEKLY", "every week"),
-            "weekly": ("FREQ=WEEKLY", "every week"),
-            "once a week": ("FREQ=WEEKLY", "once a week"),
-            "twice a week": ("FREQ=WEEKLY", "twice a week"),
-            "every month": ("FREQ=MONTHLY", "every month"),
-            "monthly": ("FREQ=MONTHLY", "every month"),
-            "once a month": ("FREQ=MONTHLY", "once a month"),
-            "every year": ("FREQ=YEARLY", "every year"),
-            "yearly": ("FREQ=YEARLY", "every year"),
-            "annually": ("FREQ=YEARLY", "every year"),
-            "once a year": ("FREQ=YEARLY", "once a year"),
-        }
-        rule, words = table[said]
+        rule, words = _EVERY[said]
         return _schedule(rule, words)
 
     f.each(_NTH_OF_MONTH, nth_of_month, "schedule")
@@ -516,43 +519,46 @@ def _read_numeric_days(f: _Finder) -> None:
     f.each(_NUMERIC, numeric, "date")
 
 
-def _read_days(f: _Finder) -> None:
-    today, lean = f.today, f.lean
+class _Days:
+    """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
-    def day_month(m: re.Match) -> dict | None:
-        day = _day_month(_ordinal(m[2], m[3]), MONTHS[m[4]], m[5], today, lean)
+    def __init__(self, today: date, lean: str):
+        self.today, self.lean = today, lean
+
+    def day_month(self, m: re.Match) -> dict | None:
+        day = _day_month(_ordinal(m[2], m[3]), MONTHS[m[4]], m[5], self.today, self.lean)
         return {} if day is None else {"day": day}
 
-    def month_day(m: re.Match) -> dict | None:
+    def month_day(self, m: re.Match) -> dict | None:
         if m[1] in _WORDLIKE_MONTHS and not (m[2] or m[4]):
             return None
         if m[1] in ("may", "march") and m[2] and len(m[2]) == 1 and not m[4]:
             # "we may 2 of them" is not a date; "may 2nd" or "may 2 2026" is.
             if not re.match(r"\d(st|nd|rd|th)", m.group(0).split()[-1]):
                 return None
-        day = _day_month(_ordinal(m[2], m[3]), MONTHS[m[1]], m[4], today, lean)
+        day = _day_month(_ordinal(m[2], m[3]), MONTHS[m[1]], m[4], self.today, self.lean)
         return None if day is None else {"day": day}
 
-    def weekday_day(m: re.Match) -> dict | None:
+    def weekday_day(self, m: re.Match) -> dict | None:
         wanted, number = WEEKDAYS[m[1]], int(m[2])
         # The first month from this one whose day ``number`` falls on that weekday; the day of
         # the month wins when none does within a year (the weekday was a slip).
-        step = -1 if lean == "past" else 1
+        step = -1 if self.lean == "past" else 1
         for months in range(0, 12 * step, step):
-            first = today.replace(day=1) + relativedelta(months=months)
+            first = self.today.replace(day=1) + relativedelta(months=months)
             day = _safe(first.year, first.month, number)
-            if day is None or (day < today if step > 0 else day > today):
+            if day is None or (day < self.today if step > 0 else day > self.today):
                 continue
             if day.weekday() == wanted:
                 return {"day": day, "lead": _lead_of(m.group(0))}
-        day = _day_only(number, today, lean)
+        day = _day_only(number, self.today, self.lean)
         return None if day is None else {"day": day}
 
-    def around(m: re.Match) -> dict:
+    def around(self, m: re.Match) -> dict:
         shift = 2 if m[1].startswith("day after") else -2
-        return {"day": today + timedelta(days=shift)}
+        return {"day": self.today + timedelta(days=shift)}
 
-    def relative(m: re.Match) -> dict:
+    def relative(self, m: re.Match) -> dict:
         word = m[1]
         if re.fullmatch(_TOMORROW, word):
             shift = 1
@@ -560,87 +566,90 @@ def _read_days(f: _Finder) -> None:
             shift = -1
         else:
             shift = 0
-        return {"day": today + timedelta(days=shift), "lead": _lead_of(m.group(0))}
+        return {"day": self.today + timedelta(days=shift), "lead": _lead_of(m.group(0))}
 
-    def in_units(m: re.Match) -> dict:
+    def in_units(self, m: re.Match) -> dict:
         count, unit = _count(m[1]), m[2]
         step = {"day": relativedelta(days=count), "week": relativedelta(weeks=count)}.get(
             unit, relativedelta(months=count)
         )
-        return {"day": today + step, "lead": "by"}
+        return {"day": self.today + step, "lead": "by"}
 
-    def ago(m: re.Match) -> dict:
+    def ago(self, m: re.Match) -> dict:
         count, unit = _count(m[1]), m[2]
         days = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}[unit] * count
-        centre = today - timedelta(days=days)
+        centre = self.today - timedelta(days=days)
         # "Two months ago" is not a precise day: a quarter of the distance either side.
         slack = timedelta(days=max(1, days // 4))
         return {"day": centre, "period": (centre - slack, centre + slack + timedelta(days=1))}
 
-    def unit_period(m: re.Match) -> dict:
+    def unit_period(self, m: re.Match) -> dict:
         which, unit = m[1], m[2]
         shift = {"next": 1, "coming": 1, "this": 0, "last": -1, "past": -1}[which]
         if unit in ("week", "weekend"):
-            monday = today - timedelta(days=today.weekday()) + timedelta(weeks=shift)
+            monday = self.today - timedelta(days=self.today.weekday()) + timedelta(weeks=shift)
             start = monday + timedelta(days=5) if unit == "weekend" else monday
             return {"day": start, "period": (start, monday + timedelta(days=7))}
         if unit == "month":
-            first = today.replace(day=1) + relativedelta(months=shift)
+            first = self.today.replace(day=1) + relativedelta(months=shift)
             return {"day": first, "period": (first, first + relativedelta(months=1))}
-        first = date(today.year + shift, 1, 1)
+        first = date(self.today.year + shift, 1, 1)
         return {"day": first, "period": (first, date(first.year + 1, 1, 1))}
 
-    def weekday_alone(m: re.Match) -> dict | None:
+    def weekday_alone(self, m: re.Match) -> dict | None:
         modifier, word = m[1] or "", m[2]
         if word in _WORDLIKE_DAYS and not modifier:
             return None
-        day = _weekday_from(word, modifier, today, lean)
+        day = _weekday_from(word, modifier, self.today, self.lean)
         return {"day": day, "lead": modifier if re.fullmatch(_LEAD, modifier) else ""}
 
-    def day_only(m: re.Match) -> dict | None:
-        day = _day_only(_ordinal(m[1], m[2]), today, lean)
+    def day_only(self, m: re.Match) -> dict | None:
+        day = _day_only(_ordinal(m[1], m[2]), self.today, self.lean)
         return None if day is None else {"day": day, "lead": _lead_of(m.group(0))}
 
-    def month_alone(m: re.Match) -> dict | None:
+    def month_alone(self, m: re.Match) -> dict | None:
         lead, word, year = m[1] or "", m[2], m[3]
         if not lead and not year and (word in _WORDLIKE_MONTHS or len(word) < 4):
             return None  # "may", "march" and "jan" alone are words (or a name)
         month = MONTHS[word]
         if year:
             first = date(int(year), month, 1)
-        elif lead == "next" or (lean != "past" and lead != "last"):
-            first = date(today.year, month, 1)
-            if lead == "next" or (first.year, first.month) < (today.year, today.month):
-                if (today.year, today.month) >= (first.year, first.month):
-                    first = date(today.year + 1, month, 1)
+        elif lead == "next" or (self.lean != "past" and lead != "last"):
+            first = date(self.today.year, month, 1)
+            if lead == "next" or (first.year, first.month) < (self.today.year, self.today.month):
+                if (self.today.year, self.today.month) >= (first.year, first.month):
+                    first = date(self.today.year + 1, month, 1)
         else:
-            first = date(today.year, month, 1)
-            if (first.year, first.month) > (today.year, today.month) or (
-                lead == "last" and month == today.month
+            first = date(self.today.year, month, 1)
+            if (first.year, first.month) > (self.today.year, self.today.month) or (
+                lead == "last" and month == self.today.month
             ):
-                first = date(today.year - 1, month, 1)
+                first = date(self.today.year - 1, month, 1)
         return {"day": None, "period": (first, first + relativedelta(months=1)), "lead": lead}
 
-    def year_alone(m: re.Match) -> dict:
+    def year_alone(self, m: re.Match) -> dict:
         first = date(int(m[2]), 1, 1)
         return {"period": (first, date(first.year + 1, 1, 1)), "lead": m[1]}
 
-    def recently(m: re.Match) -> dict:
-        return {"period": (today - timedelta(days=14), today + timedelta(days=1))}
+    def recently(self, m: re.Match) -> dict:
+        return {"period": (self.today - timedelta(days=14), self.today + timedelta(days=1))}
 
-    f.each(_DAY_MONTH, day_month, "date")
-    f.each(_MONTH_DAY, month_day, "date")
-    f.each(_WEEKDAY_DAY, weekday_day, "date")
-    f.each(_AROUND_DAYS, around, "relative")
-    f.each(_RELATIVE, relative, "relative")
-    f.each(_IN_UNITS, in_units, "relative")
-    f.each(_AGO, ago, "period")
-    f.each(_UNIT_PERIOD, unit_period, "period")
-    f.each(_WEEKDAY, weekday_alone, "weekday")
-    f.each(_DAY_ONLY, day_only, "day")
-    f.each(_MONTH_ALONE, month_alone, "month")
-    f.each(_YEAR_ALONE, year_alone, "year")
-    f.each(_RECENTLY, recently, "period")
+
+def _read_days(f: _Finder) -> None:
+    days = _Days(f.today, f.lean)
+    f.each(_DAY_MONTH, days.day_month, "date")
+    f.each(_MONTH_DAY, days.month_day, "date")
+    f.each(_WEEKDAY_DAY, days.weekday_day, "date")
+    f.each(_AROUND_DAYS, days.around, "relative")
+    f.each(_RELATIVE, days.relative, "relative")
+    f.each(_IN_UNITS, days.in_units, "relative")
+    f.each(_AGO, days.ago, "period")
+    f.each(_UNIT_PERIOD, days.unit_period, "period")
+    f.each(_WEEKDAY, days.weekday_alone, "weekday")
+    f.each(_DAY_ONLY, days.day_only, "day")
+    f.each(_MONTH_ALONE, days.month_alone, "month")
+    f.each(_YEAR_ALONE, days.year_alone, "year")
+    f.each(_RECENTLY, days.recently, "period")
 
 
 def _lead_of(said: str) -> str:
