@@ -92,92 +92,111 @@ def parse_markdown(text: str, *, file_tag: str = "") -> list[Entry]:
 
     # A NUL is never text (and would fake a mark): it goes before the marks go in.
     lines = _COMMENT.sub("", _META.sub(mark, text.replace("\x00", ""))).splitlines()
+    reader = _Blocks(found, file_tag)
+    for line in _without_front_matter(lines):
+        reader.read(line)
+    reader.flush()
+    return reader.entries
+
+
+def _without_front_matter(lines: list[str]) -> list[str]:
     if lines and lines[0].strip() == "---":  # YAML front matter
         closing = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
         if closing is None:  # its metadata would otherwise be read as memories
             raise ImportFormatError(
                 "its front matter (the '---' on line 1) never closes: end it with a '---' line"
             )
-        lines = lines[closing + 1 :]
+        return lines[closing + 1 :]
+    return lines
 
-    entries: list[Entry] = []
-    headings: list[tuple[int, str]] = []
-    block: list[str] = []
-    kind = None  # "bullet" or "paragraph" while a block is open
-    fenced = False  # the open block holds fenced code (so it is not a setext heading's text)
-    after_blank = False
-    fence = ""  # the opening fence (``` or ~~~, maybe longer) while inside fenced code
-    fence_indent = 0
 
-    def flush() -> None:
-        nonlocal kind, fenced
-        content = "\n".join(block)
+class _Blocks:
+    """Markdown's block rules, a line at a time: each finished block is an entry."""
+
+    def __init__(self, found: list[dict[str, str]], file_tag: str):
+        self.found, self.file_tag = found, file_tag
+        self.entries: list[Entry] = []
+        self.headings: list[tuple[int, str]] = []
+        self.block: list[str] = []
+        self.kind: str | None = None  # "bullet" or "paragraph" while a block is open
+        self.fenced = False  # the open block holds fenced code (not a setext heading's text)
+        self.after_blank = False
+        self.fence = ""  # the opening fence (``` or ~~~, maybe longer) inside fenced code
+        self.fence_indent = 0
+
+    def flush(self) -> None:
+        content = "\n".join(self.block)
         # A comment that only starts with the word, with no key=value in it, is just a comment.
-        metas = [found[int(n)] for n in _META_MARK.findall(content) if found[int(n)]]
+        metas = [self.found[int(n)] for n in _META_MARK.findall(content) if self.found[int(n)]]
         content = _META_MARK.sub("", content).strip()
         if content:
-            tags = [file_tag] if file_tag else []
-            entries.append(
+            tags = [self.file_tag] if self.file_tag else []
+            self.entries.append(
                 Entry(
                     content=content,
-                    tags=tags + [t for _, t in headings],
+                    tags=tags + [t for _, t in self.headings],
                     meta=metas[-1] if metas else None,
                 )
             )
-        block.clear()
-        kind = None
-        fenced = False
+        self.block.clear()
+        self.kind = None
+        self.fenced = False
 
-    def open_heading(level: int, title: str) -> None:
-        nonlocal headings
+    def open_heading(self, level: int, title: str) -> None:
         title = " ".join(_META_MARK.sub("", title).replace(",", " ").split())
-        headings = [(lvl, t) for lvl, t in headings if lvl < level]
+        self.headings = [(lvl, t) for lvl, t in self.headings if lvl < level]
         if title:
-            headings.append((level, title))
+            self.headings.append((level, title))
 
-    for line in lines:
-        if fence:
+    def read(self, line: str) -> None:
+        if self.fence:
             # Code keeps its own indentation, less the indentation of its opening fence.
             stripped = line.lstrip(" ")
-            block.append(line[min(fence_indent, len(line) - len(stripped)) :].rstrip())
-            if re.match(rf"^\s*{re.escape(fence[0])}{{{len(fence)},}}\s*$", line):
-                fence = ""
-            continue
+            self.block.append(line[min(self.fence_indent, len(line) - len(stripped)) :].rstrip())
+            if re.match(rf"^\s*{re.escape(self.fence[0])}{{{len(self.fence)},}}\s*$", line):
+                self.fence = ""
+            return
         if not line.strip():
-            if kind == "paragraph":
-                flush()
-            after_blank = True
-            continue
+            if self.kind == "paragraph":
+                self.flush()
+            self.after_blank = True
+            return
+        self._block_line(line)
+        if opening := _FENCE.match(line):
+            self.fence, self.fence_indent = opening.group(2), len(opening.group(1))
+            self.fenced = True
+        self.after_blank = False
+
+    def _block_line(self, line: str) -> None:
         indented = line[:1] in (" ", "\t")
         bullet = _BULLET.match(line)
-        if kind == "bullet" and indented:
-            block.append(line.strip())  # an indented continuation or a nested bullet
-        elif kind == "paragraph" and not fenced and (underline := _SETEXT_UNDERLINE.match(line)):
-            title = " ".join(block)
-            block.clear()
-            kind = None
-            open_heading(1 if underline.group(1)[0] == "=" else 2, title)
+        if self.kind == "bullet" and indented:
+            self.block.append(line.strip())  # an indented continuation or a nested bullet
+        elif (
+            self.kind == "paragraph"
+            and not self.fenced
+            and (underline := _SETEXT_UNDERLINE.match(line))
+        ):
+            title = " ".join(self.block)
+            self.block.clear()
+            self.kind = None
+            self.open_heading(1 if underline.group(1)[0] == "=" else 2, title)
         elif _THEMATIC_BREAK.match(line):
-            flush()
+            self.flush()
         elif heading := _HEADING.match(line):
-            flush()
-            open_heading(len(heading.group(1)), heading.group(2) or "")
+            self.flush()
+            self.open_heading(len(heading.group(1)), heading.group(2) or "")
         elif bullet:
-            flush()
-            kind = "bullet"
-            block.append((bullet.group(2) or "").strip())
-        elif kind == "bullet" and not after_blank:
-            block.append(line.strip())  # lazy continuation
+            self.flush()
+            self.kind = "bullet"
+            self.block.append((bullet.group(2) or "").strip())
+        elif self.kind == "bullet" and not self.after_blank:
+            self.block.append(line.strip())  # lazy continuation
         else:
-            if kind != "paragraph":
-                flush()
-                kind = "paragraph"
-            block.append(line.strip())
-        if opening := _FENCE.match(line):
-            fence, fence_indent, fenced = opening.group(2), len(opening.group(1)), True
-        after_blank = False
-    flush()
-    return entries
+            if self.kind != "paragraph":
+                self.flush()
+                self.kind = "paragraph"
+            self.block.append(line.strip())
 
 
 def _meta_fields(body: str) -> dict[str, str]:
