@@ -30,19 +30,24 @@ closes (the compression does that, not this module).
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
-from difflib import SequenceMatcher
 from itertools import pairwise
 
 from django.utils import timezone
 
 from conversations.models import Message
 from conversations.offline.lexicon import normalise
-from conversations.offline.names import common_words, first_names
+from conversations.questions import (
+    GREETINGS,
+    Question,
+    content_terms,
+    is_question,
+    read_question,
+    value_in,
+)
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
@@ -50,29 +55,6 @@ from talkingrock.language import amounts, dates, values
 from talkingrock.text import sentences
 
 NO_MEMORY = "I don't have a memory of that."
-QUESTION_WORDS = frozenset(
-    "what whats when whens where wheres who whos whom whose which why how".split()
-)
-AUXILIARIES = frozenset(
-    "do does did is isnt are arent was were can could will would should shall have has had am".split()
-)
-# Words a question is made of that say nothing about what it asks for.
-FILLER = frozenset(
-    """
-    a an the and or but of to in on at for with by from about into as is are was were be been
-    being am do does did doing done have has had i me my mine we us our ours you your yours he
-    him his she her hers they them their it its this that these those there here what whats
-    when whens where wheres who whos whom whose which why how again wait actually exactly now
-    then still ever already just really so also any anything some something tell remind know
-    remember said say says think thought end ended up going go get got can could will would
-    should shall lets let please ok okay oh um hmm again also n r u ur ya yeah
-    """.split()
-)
-GREETINGS = frozenset(
-    "hello hi hey hiya good morn even night thank cheer bye goodby great cool nice lovely much".split()
-)
-_WORD = re.compile(r"[a-z0-9£$€][a-z0-9£$€,.'’-]*", re.I)
-_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
 _CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 
 # Scoring, set on the development households (bench/answers.py): coverage of the question's words
@@ -105,7 +87,6 @@ REPLACED_WEIGHT = 0.5  # a value a later one replaced keeps half its score
 EMPTY_WEIGHT = 0.5  # a sentence that only repeats the question's words
 MIN_COVERAGE = 0.4  # the share of the question (by weight) the best sentence must cover
 SECOND_MIN_GAIN = 0.25  # a second sentence is added when it covers this much more
-TYPO_SIMILARITY = 0.8  # difflib's ratio above which an unseen word is a misspelling
 # A memory this close in meaning answers though it shares few words ("any ideas for the garden?"
 # → "we want to plant tomatoes and a herb bed"): MiniLM puts paraphrases above 0.5.
 MEANING_ANSWERS = 0.5
@@ -113,8 +94,6 @@ MEANING_ANSWERS = 0.5
 # same kind, tell the same thing: the one said last is the current one.
 SAME_THING = 0.75
 LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
-# A question word the sentence lacks but the sentences said around it hold counts this much.
-AROUND_WEIGHT = 0.5
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
@@ -146,259 +125,6 @@ class Candidate:
     def said_on(self) -> datetime:
         """When it was said or kept (not the day it names: "on the 8th" said on 25 Nov)."""
         return self.hit.memory.created_at
-
-
-def stem(word: str) -> str:
-    """A crude English stem, enough to match "measure" with "measured" and "weddings" with
-    "wedding": the possessive, a plural and the commonest inflections off."""
-    word = word.lower().strip(".,'’-").removesuffix("'s").removesuffix("’s")
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    return word.rstrip("e") if len(word) > 3 else word
-
-
-def words_of(text: str) -> list[str]:
-    return [w.strip(".,'’-").lower() for w in _WORD.findall(text)]
-
-
-def content_terms(text: str) -> frozenset[str]:
-    stems = ((w, stem(w)) for w in words_of(normalise(text)) if len(w) > 1 and not w.isdigit())
-    return frozenset(s for w, s in stems if w not in FILLER and s not in FILLER)
-
-
-def is_question(text: str) -> bool:
-    """A question mark, a question word or auxiliary first, or "remind me"; also a question
-    word followed by "again" ("gems hen do when n where again")."""
-    plain = normalise(text).strip().lower()
-    if "?" in plain:
-        return True
-    words = words_of(plain)
-    if not words:
-        return False
-    first = words[0].replace("'", "").replace("’", "")
-    if (
-        first in QUESTION_WORDS
-        or first in AUXILIARIES
-        or plain.startswith(("remind me", "tell me"))
-    ):
-        return True
-    return words[-1] == "again" and any(w.replace("'", "") in QUESTION_WORDS for w in words)
-
-
-# --- what a question asks for -------------------------------------------------------------------
-
-# Each kind of value a question can ask for, and how it is asked.
-_ASKS = (
-    ("schedule", re.compile(r"\bhow often\b|\bwhat days\b|\bwhich days\b|\bwhat nights\b")),
-    ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
-    ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
-    ("amount", re.compile(r"\bhow (?:much|many)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
-    ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
-    ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
-)  # fmt: skip
-
-
-# The words that only say what kind of value is asked for ("how LONG is the drive"): no
-# sentence that answers repeats them, so they do not count towards coverage.
-FRAME_WORDS = {
-    "duration": frozenset({"long", "far"}),
-    "amount": frozenset(
-        {
-            "much",
-            "many",
-            "come",
-            "total",
-            "altogether",
-            "together",
-            "more",
-            "less",
-            "extra",
-            "over",
-            "under",
-            "than",
-            "still",
-        }
-    ),
-    "schedule": frozenset({"often", "day", "days"}),
-    "time": frozenset({"time", "hour", "early", "late"}),
-    "date": frozenset({"date", "day"}),
-    "name": frozenset({"name", "called"}),
-}
-# "when did", "what day did": the day something happened, which is the day it was told of when
-# the telling names none ("stu came round to look at the roof").
-_HAPPENED = re.compile(r"\b(?:when|what (?:date|day)|which day)\s+(?:did|was|were|had)\b")
-
-
-def asks_for(question: str) -> str | None:
-    """The kind of value that answers: "schedule", "time", "duration", "amount", "date" or
-    "name" (None: any sentence that covers the question)."""
-    text = normalise(question).lower()
-    for kind, pattern in _ASKS:
-        if pattern.search(text):
-            return kind
-    return None
-
-
-def value_in(
-    sentence: str,
-    kind: str | None,
-    *,
-    said_on: date,
-    happened: bool = False,
-    about: frozenset[str] = frozenset(),
-) -> str:
-    """The value of the kind asked for that ``sentence`` states, in plain words, read against
-    the day it was said ("the 8th at 10:30" → "Tuesday 8 December 2026 at 10:30am"); "" when it
-    states none. Of several, the one nearest the words the question is ``about`` ("her bill was
-    1400 + the 850 consumer unit" → 850 for the consumer unit). ``happened``: the question asks
-    when something happened, and a sentence that tells it happened without naming a day tells
-    it on the day it was said."""
-    if kind is None or kind == "name":
-        return ""
-    # Each date is read the way the verb before it tells time: "it came through on Tuesday"
-    # looks back, "I'm taking her on the 2nd" ahead.
-    ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
-    back = {m.start: m for m in dates.find(sentence, today=said_on, lean="past")}
-    found: list[tuple[int, dates.Mention]] = []
-    lean = "future"
-    for start, mention in ahead.items():
-        if dates.lean_of(sentence, at=start) == "past":
-            lean = "past"
-            mention = back.get(start, mention)
-        found.append((start, mention))
-    if not found:
-        lean = dates.lean_of(sentence)
-    found = _nearest_first(found, sentence, about)
-    mentions = [m for _, m in found]
-    if kind == "schedule":
-        return next((m.recurs.words for m in mentions if m.recurs), "")
-    if kind == "time":
-        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
-    if kind == "date":
-        for mention in mentions:
-            at = f" at {dates.spoken_time(mention.time)}" if mention.time else ""
-            if mention.recurs is not None:
-                return mention.recurs.words + at
-            if mention.day is not None and mention.said_as in DAY_SAID_AS:
-                return dates.spoken(mention.day, weekday=True) + at
-        if happened and lean == "past":
-            return dates.spoken(said_on, weekday=True)
-        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
-    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    found_amounts = [(a.start, a) for a in amounts.find(sentence, skip=skip)]
-    found_amounts = [a for _, a in _nearest_first(found_amounts, sentence, about)]
-    if kind == "duration":
-        units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
-        return next((a.said() for a in found_amounts if a.unit in units), "")
-    if kind == "amount":
-        money = [a for a in found_amounts if a.is_money or not a.unit]
-        return money[0].said() if money else ""
-    return ""
-
-
-DAY_SAID_AS = ("date", "day", "weekday", "relative")
-
-
-def _nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
-    """Values in order of how near they are said to the words the question is about (in the
-    order said, when it names none of them here)."""
-    places = [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
-    if not places:
-        return sorted(found, key=lambda pair: pair[0])
-    return sorted(found, key=lambda pair: (min(abs(pair[0] - p) for p in places), pair[0]))
-
-
-@dataclass(frozen=True)
-class Question:
-    """What a question asks: its content words (by stem) with their weight, the kind of thing
-    that answers it, the words none of the member's words holds (typos, or things never
-    mentioned) and, among those, the names."""
-
-    weights: dict[str, float]
-    wanted: str | None
-    unseen: frozenset[str] = frozenset()
-    unknown_names: tuple[str, ...] = ()
-    about_the_past: bool = False
-    happened: bool = False  # asks when something happened ("when did …")
-
-    def covers(self, term: str, terms: frozenset[str]) -> bool:
-        if term in terms:
-            return True
-        # A word the member never wrote may be a typo of one they did ("deliverd").
-        return term in self.unseen and any(_alike(term, other) for other in terms)
-
-    def coverage(self, terms: frozenset[str], around: frozenset[str] = frozenset()) -> float:
-        """The share of the question's weight the sentence covers; a word only the sentences
-        said around it hold ("loon lake" two messages up) counts ``AROUND_WEIGHT``."""
-        total = sum(self.weights.values())
-        found = 0.0
-        for term, weight in self.weights.items():
-            if self.covers(term, terms):
-                found += weight
-            elif around and self.covers(term, around):
-                found += AROUND_WEIGHT * weight
-        return found / total if total else 0.0
-
-
-def _alike(word: str, other: str) -> bool:
-    return (
-        min(len(word), len(other)) >= 4
-        and SequenceMatcher(None, word, other).ratio() >= TYPO_SIMILARITY
-    )
-
-
-def read_question(owner, question: str, *, asked_in_index: bool = False) -> Question:
-    """A word weighs by how rare it is among the member's own words (IDF over their keyword
-    index, which holds their memories and what they said: "playlist" decides, "want" hardly
-    does); a word none of them holds weighs the most, and a sentence covers it only by a near
-    spelling. A name none of them holds (a word capitalised inside the question, or a first name
-    that is not also a common word) means there is no memory of it. ``asked_in_index``: the
-    question is itself a message in the index, and its own words do not count."""
-    text = normalise(question)
-    wanted = asks_for(question)
-    frame = FRAME_WORDS.get(wanted or "", frozenset())
-    words = {}
-    for word in words_of(text):
-        term = stem(word)
-        if (
-            len(word) > 1
-            and not word.isdigit()
-            and word not in FILLER
-            and term not in FILLER
-            and word not in frame
-        ):
-            words.setdefault(term, word.replace("'", " ").replace("’", " ").split()[0])
-    if not words:
-        return Question({}, wanted)
-    members = max(Memory.everything.filter(owner=owner).count(), 1)
-    counts = search.term_match_counts(
-        owner_id=owner.pk, terms=tuple(words.values()), cap=members + 1
-    )
-    if asked_in_index:
-        counts = [max(count - 1, 0) for count in counts]
-    capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[A-Z][a-z]+", text)}
-    names = first_names() - common_words()
-    weights, unseen, unknown = {}, set(), []
-    for (term, word), count in zip(words.items(), counts, strict=True):
-        weights[term] = math.log((members + 1) / (count + 0.5))
-        if not count:
-            unseen.add(term)
-            if word in capitalised or word.removesuffix("s") in names:
-                unknown.append(word.title())
-    return Question(
-        weights,
-        wanted,
-        frozenset(unseen),
-        tuple(unknown),
-        values.asks_about_the_past(question),
-        bool(_HAPPENED.search(text.lower())),
-    )
 
 
 # --- the sentences that may answer -------------------------------------------------------------

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import answers, services
+from conversations import answers, questions, services
 from conversations.models import Conversation, Message
 from memories.models import Memory
 from memories.recall import recall
@@ -112,7 +112,7 @@ def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):
     ],
 )
 def test_a_question_is_told_from_a_statement(text, question):
-    assert answers.is_question(text) is question
+    assert questions.is_question(text) is question
 
 
 def test_a_statement_is_acknowledged_and_small_talk_is_listened_to():
@@ -128,7 +128,7 @@ def test_a_statement_is_acknowledged_and_small_talk_is_listened_to():
 )  # fmt: skip
 def test_stems_match_the_inflections_people_use(words, same):
     first, second = words.split()
-    assert (answers.stem(first) == answers.stem(second)) is same
+    assert (questions.stem(first) == questions.stem(second)) is same
 
 
 def _said_in_a_conversation(owner, when, *lines: str):

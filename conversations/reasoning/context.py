@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from conversations.answers import content_terms, normalise, stem
+from conversations.offline.lexicon import normalise
+from conversations.questions import content_terms, stem
 from memories.models import InfluenceType, Memory, MemoryItem, RecallHit
 from memories.recall import Hit, RecallResult, recall
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from django.core.cache import cache
 
-from conversations.answers import content_terms
+from conversations.questions import content_terms
 from conversations.reasoning import prompts
 from memories import vector_search
 from memories.models import Memory

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from conversations.answers import is_question, normalise, words_of
+from conversations.offline.lexicon import normalise
+from conversations.questions import is_question, words_of
 from conversations.reasoning.context import ITEM_OVERLAP, VAGUE, Context, overlap
 from memories.models import InfluenceType, Memory, MemoryItem
 
