@@ -316,10 +316,37 @@ def _share(subject: set[str], terms: frozenset[str], question: Question) -> floa
     return named / total if total else 0.0
 
 
+def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: set[str]) -> bool:
+    """Whether ``c``, which holds a value of the kind asked for, tells what ``best`` tells (so
+    that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
+    names_it = _share(subject, c.terms, question) >= SUBJECT_SHARE
+    if c.said_on.date() == best.said_on.date():
+        # Said the same day, another sentence with a value is about another thing ("a recheck
+        # next tues at 4:10" beside "yeast infection in the left ear") unless it names the same
+        # thing and says it changed.
+        return names_it and values.tells_a_change(best.sentence, c.sentence)
+    if _coverage(c, question) >= SAME_THING * _coverage(best, question):
+        return True
+    if question.about_the_past and c.said_on < best.said_on:
+        # The earlier word on the same thing: "£25 for a basic service" before "put the basic
+        # service up to £30".
+        return names_it
+    # A later word on the same thing that says it changed, though it names less of it:
+    # "football's moved to wednesdays at 5" after "Fionn has football on thursdays".
+    return (
+        c.said_on > best.said_on
+        and (
+            names_it
+            if c.rank >= LATER_RANK  # found by _said_later: it must name the thing
+            else bool(subject & (c.terms | c.around))
+        )
+        and values.tells_a_change(best.sentence, c.sentence)
+    )
+
+
 def _current(best: Candidate, scored: list[Candidate], question: Question, owner=None) -> tuple:
     """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
     for a question about the past) and the one it replaced, if their values differ."""
-    coverage = _coverage(best, question)
     if question.wanted is not None and question.wanted != "name" and not _value(best, question):
         return best, None
     subject = {t for t in question.weights if question.covers(t, best.terms)}
@@ -330,20 +357,7 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
         for c in scored
         if c.hit.memory_id != best.hit.memory_id
         and _value(c, question)
-        and (
-            _coverage(c, question) >= SAME_THING * coverage
-            # A later word on the same thing that says it changed, though it names less of
-            # it: "football's moved to wednesdays at 5" after "Fionn has football on thursdays".
-            or (
-                c.said_on > best.said_on
-                and (
-                    _share(subject, c.terms, question) >= SUBJECT_SHARE
-                    if c.rank >= LATER_RANK  # found by _said_later: it must name the thing
-                    else subject & (c.terms | c.around)
-                )
-                and values.tells_a_change(best.sentence, c.sentence)
-            )
-        )
+        and _tells_the_same(c, best, question, subject)
     ]
     told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
     current = told[0] if question.about_the_past else told[-1]
@@ -401,7 +415,8 @@ def _amounts_in(candidate: Candidate) -> list:
     """The sums of money (or bare numbers) ``candidate`` says, outside its dates."""
     said_on = timezone.localtime(candidate.said_on).date()
     skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
-    return [a for a in amounts.find(candidate.sentence, skip=skip) if a.is_money or not a.unit]
+    found = amounts.find(candidate.sentence, skip=skip, asked_for_a_sum=True)
+    return [a for a in found if a.is_money or not a.unit]
 
 
 def _other_amount(
@@ -499,16 +514,20 @@ def _replaced(
     candidate: Candidate, before: Candidate | None, question: Question, *, now: datetime
 ) -> str:
     """What the current value replaced, and when: "; changed 20 April, before: 3pm — “pickup is
-    at 3pm”" (the earlier value first, when the question asks for one)."""
+    at 3pm”". For a question about the past the earlier value comes first, and ``before`` is
+    what replaced it: "; changed 6 November to £22 — “put the puncture fix up to £22”"."""
     # The earlier value of the same kind as the current one: a time for a time ("when is
     # pickup": 3:30pm, before 3pm), though the earlier sentence also names days.
     kind = _value_kind(candidate, question)
     if before is not None:
+        value = _holds(before, kind, happened=question.happened, about=frozenset(question.weights))
+        value = f"{value} — " if value else ""
+        if before.said_on > candidate.said_on:
+            changed = spoken_date(before.said_on, now=now)
+            return f"; changed {changed} to {value}“{before.sentence.rstrip()}”"
         changed = spoken_date(candidate.said_on, now=now)
         was = spoken_date(before.said_on, now=now)
-        value = _holds(before, kind, happened=question.happened, about=frozenset(question.weights))
-        said = f"“{before.sentence.rstrip()}” ({was})"
-        return f"; changed {changed}, before: {f'{value} — ' if value else ''}{said}"
+        return f"; changed {changed}, before: {value}“{before.sentence.rstrip()}” ({was})"
     for earlier in candidate.hit.components.get("replaces", [])[:1]:
         try:
             changed = (
@@ -604,7 +623,11 @@ def answer_question(
         else f"It means nearly what the question asks (similarity {meaning:.2f})"
     ) + (" and holds the kind of thing asked for." if holds else ".")
     if before is not None:
-        reason += " It is the latest word on it; the earlier one follows."
+        reason += (
+            " It is the earlier word on it, as asked; what replaced it follows."
+            if before.said_on > current.said_on
+            else " It is the latest word on it; the earlier one follows."
+        )
     return Answer("\n".join(lines), "answer", used, reason=reason)
 
 

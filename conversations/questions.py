@@ -15,6 +15,7 @@ from conversations.offline.names import common_words, first_names
 from memories import search
 from memories.models import Memory
 from talkingrock.language import amounts, dates, values
+from talkingrock.language import words as words_in_english
 
 QUESTION_WORDS = frozenset(
     "what whats when whens where wheres who whos whom whose which why how".split()
@@ -188,7 +189,9 @@ def value_in(
             return dates.spoken(said_on, weekday=True)
         return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
     skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    found_amounts = [(a.start, a) for a in amounts.find(sentence, skip=skip)]
+    found_amounts = [
+        (a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")
+    ]
     found_amounts = [a for _, a in _nearest_first(found_amounts, sentence, about)]
     if kind == "duration":
         units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
@@ -260,6 +263,9 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     text = normalise(question)
     wanted = asks_for(question)
     frame = FRAME_WORDS.get(wanted or "", frozenset())
+    past = values.asks_about_the_past(question)
+    if past:
+        frame = frame | values.PAST_WORDS
     words = {}
     for word in words_of(text):
         term = stem(word)
@@ -285,6 +291,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     for (term, word), count in zip(words.items(), counts, strict=True):
         weights[term] = math.log((members + 1) / (count + 0.5))
         if not count:
+            weights[term] *= words_in_english.telling(word)
             unseen.add(term)
             if word in capitalised or word.removesuffix("s") in names:
                 unknown.append(word.title())
@@ -293,6 +300,6 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         wanted,
         frozenset(unseen),
         tuple(unknown),
-        values.asks_about_the_past(question),
+        past,
         bool(_HAPPENED.search(text.lower())),
     )

@@ -131,14 +131,16 @@ def test_stems_match_the_inflections_people_use(words, same):
     assert (questions.stem(first) == questions.stem(second)) is same
 
 
-def _said_in_a_conversation(owner, when, *lines: str):
-    """A past conversation, its messages said ``when`` (kept as evidence as they are stored)."""
+def _said_in_a_conversation(owner, when, *lines: str, apart=timedelta(0)):
+    """A past conversation, its messages said ``when`` (kept as evidence as they are stored),
+    each ``apart`` after the one before."""
     talk = Conversation.objects.create(
         owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
     )
-    for line in lines:
+    for place, line in enumerate(lines):
         message = services.append(talk, role=Message.Role.USER, content=line)
-        Memory.everything.filter(message=message).update(created_at=when, happened_at=when)
+        said = when + place * apart
+        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
 
 
 def test_a_difference_is_worked_out_from_amounts_said_in_two_conversations(alice, index):
@@ -177,3 +179,74 @@ def test_a_difference_with_only_one_amount_said_is_not_made_up(alice, index):
 
     # The shoes are €45 and about something else: no difference is worked out from them.
     assert "against" not in answer.text
+
+
+def test_a_question_about_before_gets_the_earlier_value(alice, index):
+    """ "What did I charge before I put it up?" asks for the value a later one replaced, though
+    the earlier sentence says neither "charge" nor "before"."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=90), "£18 to fix a puncture, £40 for a full wheel true"
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=20), "put the puncture fix up to £22, tubes have gone up"
+    )
+    # A household's other talk, where everyday words like "put" come up too.
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=5),
+        "put the bins out tonight, its recycling this week",
+        "can you put the kettle on when you're in",
+        "sam put his school bag in the wash again",
+    )
+    index(alice)
+
+    answer = ask(alice, "what did i used to charge to fix a puncture before i put it up")
+
+    assert answer.kind == "answer"
+    first = answer.text.splitlines()[0]
+    assert first.startswith("£18")
+    # What replaced it is said as what came after, not as what came before.
+    assert "before:" not in first and "to £22" in first
+
+
+def test_a_sum_said_right_after_what_it_is_is_the_answer(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=12),
+        "the roofers quote finally came thru on weds",
+        "4,850. covers scaffolding, the flashing and two new valleys",
+    )
+    index(alice)
+
+    answer = ask(alice, "whats the roofers quote again")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("4,850")
+
+
+def test_another_thing_said_the_same_day_does_not_replace_the_answer(alice, index):
+    """A vet visit told in one go: the follow-up appointment, then what else the vet said. The
+    later sentence holds a day too, and is about the same dog, but it is not the recheck."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=3),
+        "took biscuit to the vets, sore paw on the back leg",
+        "antibiotics for a week and a recheck on the paw next fri at 3:20",
+        "oh and she switched his booster to the 14th of march, his teeth are fine",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when is biscuits paw recheck")
+
+    assert answer.kind == "answer"
+    assert "3:20pm" in answer.text.splitlines()[0]
+
+
+def test_an_everyday_word_never_said_weighs_less_than_a_thing_never_said(alice, kitchen):
+    """ "need" and "client", missing from what the member said, are words they put another way;
+    a rare word missing is a thing never mentioned. English at large (wordfreq) tells which."""
+    asked = questions.read_question(alice, "which days is the plastering, need to tell a client")
+
+    assert asked.unseen >= {"need", "client", "plaster"}
+    assert asked.weights["need"] < asked.weights["client"] < asked.weights["plaster"]

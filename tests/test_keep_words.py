@@ -13,7 +13,7 @@ from dateutil.rrule import rrulestr
 
 from conversations import offline
 from memories.models import MemoryItem
-from talkingrock.language import dates, parsed
+from talkingrock.language import amounts, dates, parsed
 
 WEDNESDAY = date(2026, 11, 25)
 
@@ -108,3 +108,20 @@ def test_a_task_keeps_its_words_and_its_day_beside_them():
     assert task["due"] == "2026-11-27"
     item = MemoryItem(type="task", data=task)
     assert item.when_in_words == "due Fri 27 Nov 2026"
+
+
+@pytest.mark.parametrize(
+    "said", ["kept the long runs at 9:15 pace", "ran 8:40/mile today", "did 5:10 per km"]
+)
+def test_a_pace_is_not_a_time_of_day(said):
+    assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]
+
+
+def test_a_bare_sum_is_an_amount_only_when_a_sum_is_asked_for():
+    said = "the roofers quote came thru on weds … 4,850. covers scaffolding and the flashing"
+
+    assert amounts.find(said) == []
+    [found] = amounts.find(said, asked_for_a_sum=True)
+    assert found.value == 4850
+    # A year is still a year, whatever is asked.
+    assert amounts.find("we moved here in 2019 i think", asked_for_a_sum=True) == []

@@ -120,6 +120,9 @@ _MONEY_CUE = re.compile(
 )
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
 def _money_by_context(text: str, start: int, end: int) -> bool:
     before = " ".join(text[max(0, start - 30) : start].split()[-3:])
     after = " ".join(text[end : end + 20].split()[:2])
@@ -127,12 +130,18 @@ def _money_by_context(text: str, start: int, end: int) -> bool:
 
 
 def find(
-    text: str, *, skip: list[tuple[int, int]] = (), default_currency: str = ""
+    text: str,
+    *,
+    skip: list[tuple[int, int]] = (),
+    default_currency: str = "",
+    asked_for_a_sum: bool = False,
 ) -> list[Amount]:
     """Every amount ``text`` states. A bare number counts only with a multiplier ("6k"), a
     currency, a unit or "a month" after it, or, from three digits up, beside a word of money
     ("costs 850", "1,100 more"); plain counts ("3 kids") are left out. Spans in ``skip``
-    (dates and times already read) are not amounts."""
+    (dates and times already read) are not amounts. ``asked_for_a_sum``: the text is read to
+    answer "how much", which is the word of money a bare number of three digits or more needs
+    ("mareks quote came thru … 24,600. thats fitting, cabinets"); a year is still a year."""
     found = []
     for m in _AMOUNT.finditer(text or ""):
         start, end = m.span()
@@ -146,7 +155,10 @@ def find(
         if bare and not (
             number[:1].isdigit()
             and len(number.replace(",", "").split(".")[0]) >= 3
-            and _money_by_context(text, start, end)
+            and (
+                _money_by_context(text, start, end)
+                or (asked_for_a_sum and not _YEAR.fullmatch(number))
+            )
         ):
             continue  # a bare number: a count, a house number, a year
         if is_word_number and not (multiplier or unit_word):

@@ -120,7 +120,11 @@ _TIME_AMPM = re.compile(
     r"\b(?:(at|@|around|about|by|from|till|until|before|after)\s*)?(\d{1,2})(?:[:.](\d{2}))?"
     r"\s*(a\.?m\.?|p\.?m\.?)(?![a-z])"
 )
-_TIME_CLOCK = re.compile(r"\b(?:(at|@|around|about|by|from|till|until)\s*)?(\d{1,2}):(\d{2})\b")
+# Not a pace: "at 11:30 pace", "8:45/mile", "5:10 per km" are minutes and seconds.
+_TIME_CLOCK = re.compile(
+    r"\b(?:(at|@|around|about|by|from|till|until)\s*)?(\d{1,2}):(\d{2})\b"
+    r"(?!\s*(?:pace|(?:min(?:ute)?s?\s*)?(?:/|per\s)\s*(?:mile|mi|km|k)\b))"
+)
 _TIME_AT = re.compile(
     r"\b(at|@|around|by)\s+(\d{1,2})\b(?![:.,/]?\d)(?!\s*(?:%|k\b|grand|quid|pounds|dollars|"
     r"euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|years?|yrs?\b|people|kids|"

@@ -154,11 +154,17 @@ _CHANGED = re.compile(
     r"now,? not|now instead|went up|gone up|went down|gone down)\b",
     re.I,
 )
+# How a question asks for the earlier value ("what was the first quote?").
+_PAST_PHRASES = (
+    "originally", "at first", "first", "initially", "before", "previously", "used to", "old",
+    "last time", "back in", "back when", "earlier", "the first time", "to begin with",
+    "in the beginning",
+)  # fmt: skip
 _THE_PAST = re.compile(
-    r"\b(?:originally|at first|first|initially|before|previously|used to|old|last time|back in|"
-    r"back when|earlier|the first time|to begin with|in the beginning)\b",
-    re.I,
+    r"\b(?:" + "|".join(p.replace(" ", r"\s+") for p in _PAST_PHRASES) + r")\b", re.I
 )
+# Their words say which value is asked for (the earlier one), not what it is a value of.
+PAST_WORDS = frozenset(word for phrase in _PAST_PHRASES for word in phrase.split())
 
 
 def says_it_changed(text: str) -> bool:
