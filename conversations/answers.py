@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from decimal import Decimal
 from itertools import pairwise
 
 from django.utils import timezone
@@ -216,7 +215,9 @@ def _holds(
 def _continued(candidates: list[Candidate], question: Question) -> list[Candidate]:
     """What was said and what the member said next, read as one: "mareks quote finally came
     thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
-    question but holds no value of the kind asked for, once."""
+    question but holds no value of the kind asked for, once: the rest of the message when the
+    sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
+    member's next message."""
     if question.wanted not in VALUE_KINDS and question.wanted != "date":
         return []
     lacking = [
@@ -227,13 +228,12 @@ def _continued(candidates: list[Candidate], question: Question) -> list[Candidat
         and question.coverage(c.terms, c.around) >= MIN_COVERAGE
         and not _value(c, question)
     ]
-    said = {c.hit.memory.message_id: c for c in lacking}
-    if not said:
-        return []
-    asked = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
-    found = []
+    following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
+    asked = Message.objects.filter(
+        pk__in=[pk for pk, (_, rest) in following.items() if not rest]
+    ).values_list("pk", "conversation_id", "position")
     for pk, conversation_id, position in asked:
-        following = (
+        said_next = (
             Message.objects.filter(
                 conversation_id=conversation_id,
                 role=Message.Role.USER,
@@ -244,12 +244,21 @@ def _continued(candidates: list[Candidate], question: Question) -> list[Candidat
             .values_list("content", flat=True)
             .first()
         )
-        if following:
-            first = said[pk]
-            text = f"{first.sentence} … {' '.join(following.split())[:300]}"
+        following[pk] = (following[pk][0], " ".join((said_next or "").split()))
+    found = []
+    for first, then in following.values():
+        if then:
+            text = f"{first.sentence} … {then[:300]}"
             terms = content_terms(text)
             found.append(replace(first, sentence=text, terms=terms, around=first.around - terms))
     return found
+
+
+def _rest_of_message(candidate: Candidate) -> str:
+    """What the member said after ``candidate`` in the same message ("" when it ends it)."""
+    content = " ".join(candidate.hit.memory.content.split())
+    at = content.find(candidate.sentence)
+    return content[at + len(candidate.sentence) :].strip() if at >= 0 else ""
 
 
 def _coverage(candidate: Candidate, question: Question) -> float:
@@ -337,18 +346,29 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
         c.said_on > best.said_on
         and (
             names_it
-            if c.rank >= LATER_RANK  # found by _said_later: it must name the thing
-            else bool(subject & (c.terms | c.around))
+            or (
+                c.rank < LATER_RANK  # found for the question: its conversation may name it
+                and bool(subject & (c.terms | c.around))
+                and _same_measure(best, c, question)
+            )
         )
         and values.tells_a_change(best.sentence, c.sentence)
     )
 
 
+def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
+    """Whether two sums can be one value and its update: not a price each and a fee a week."""
+    if question.wanted != "amount":
+        return True
+    pers = [{a.per for a in _amounts_in(c)} - {""} for c in (one, other)]
+    return not (pers[0] and pers[1]) or bool(pers[0] & pers[1])
+
+
 def _current(best: Candidate, scored: list[Candidate], question: Question, owner=None) -> tuple:
     """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
     for a question about the past) and the one it replaced, if their values differ."""
-    if question.wanted is not None and question.wanted != "name" and not _value(best, question):
-        return best, None
+    if question.wanted != "name" and not _value(best, question):
+        return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
     if owner is not None and not question.about_the_past and subject:
         scored = [*scored, *_said_later(owner, best, question, subject)]
@@ -404,11 +424,6 @@ _DIFFERENCE = re.compile(
     re.I,
 )
 _TOTAL = re.compile(r"\b(?:in total|altogether|all together|come to|total)\b", re.I)
-_EACH = re.compile(
-    r"\b(\d{1,4})\s+(?:[a-z'’-]+\s+){0,3}?(?:at|@|x|×)\s*([£$€])?\s?(\d[\d,]*(?:\.\d+)?)\s*"
-    r"(?:each|a head|per head|per person|a piece|apiece|ea)\b",
-    re.I,
-)
 
 
 def _amounts_in(candidate: Candidate) -> list:
@@ -417,6 +432,41 @@ def _amounts_in(candidate: Candidate) -> list:
     skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
     found = amounts.find(candidate.sentence, skip=skip, asked_for_a_sum=True)
     return [a for a in found if a.is_money or not a.unit]
+
+
+def _counts_in(candidate: Candidate) -> list[int]:
+    """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums."""
+    said_on = timezone.localtime(candidate.said_on).date()
+    skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
+    skip += [(a.start, a.end) for a in amounts.find(candidate.sentence, skip=skip)]
+    return [n for _, n in amounts.counts(candidate.sentence, skip=skip)]
+
+
+def _price_each(chosen: list[Candidate]):
+    return next((a for c in chosen for a in _amounts_in(c) if a.per == "each"), None)
+
+
+def _latest_count(
+    owner, question: Question, chosen: list[Candidate], scored: list[Candidate]
+) -> Candidate | None:
+    """For a total at a price each: the last thing said about the same thing that gives how
+    many ("Told Mel 68", or "her 40 planters" after "wants 30 at $22 each"), unless that is a
+    sentence already chosen."""
+    first = chosen[0]
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    if not subject or _price_each(chosen) is None:
+        return None
+    pool = list(scored) + (_said_later(owner, first, question, subject) if owner else [])
+    counted = [
+        c
+        for c in [*chosen, *pool]
+        if _counts_in(c) and _share(subject, c.terms, question) >= SUBJECT_SHARE
+    ]
+    if not counted:
+        return None
+    latest = max(counted, key=lambda c: (c.said_on, -c.rank))
+    taken = {c.hit.memory_id for c in chosen}
+    return None if latest.hit.memory_id in taken else latest
 
 
 def _other_amount(
@@ -462,12 +512,13 @@ def worked_out(question: str, chosen: list[Candidate]) -> str:
     the sentences do not hold what it needs."""
     text = normalise(question)
     if _TOTAL.search(text):
-        for candidate in chosen:
-            if found := _EACH.search(candidate.sentence):
-                count, sign, price = int(found[1]), found[2] or "", found[3].replace(",", "")
-                total = count * Decimal(price)
-                return f"{sign}{total:,.0f}: {count} at {sign}{Decimal(price):,} each"
-        return ""
+        # So many at a price each: the count said last ("40 planters" after "wants 30").
+        price = _price_each(chosen)
+        counted = [(c.said_on, n) for c in chosen for n in _counts_in(c)]
+        if price is None or not counted:
+            return ""
+        count = max(counted, key=lambda pair: pair[0])[1]
+        return f"{price.currency}{count * price.value:,.0f}: {count} at {price.said()}"
     if not _DIFFERENCE.search(text):
         return ""
     money = []
@@ -610,6 +661,11 @@ def answer_question(
         if other := _other_amount(owner, asked, chosen, scored):
             lines.append(_line(other, asked, now=now, lead=False))
             chosen.append(other)
+    if _TOTAL.search(normalise(question)) and (
+        counted := _latest_count(owner, asked, chosen, scored)
+    ):
+        lines.append(_line(counted, asked, now=now, lead=False))
+        chosen.append(counted)
     if sum_said := worked_out(question, chosen):
         lines.insert(0, sum_said)
     used: list[Hit] = []

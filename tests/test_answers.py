@@ -250,3 +250,44 @@ def test_an_everyday_word_never_said_weighs_less_than_a_thing_never_said(alice, 
 
     assert asked.unseen >= {"need", "client", "plaster"}
     assert asked.weights["need"] < asked.weights["client"] < asked.weights["plaster"]
+
+
+def test_the_rest_of_the_message_gives_the_sum_not_the_next_message(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=8),
+        "the garage rang about the van. front brake discs and pads, £310",
+        "oh and the van insurance is £42 a month now",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    question = "how much for the van at the garage"
+    answer = ask(alice, question)
+
+    assert answer.text.startswith("£310")
+    # Read on from "the garage rang about the van.": the rest of its message, not the next one.
+    candidates = answers._candidates(recall(alice, question, k=10).strong)
+    [read_on] = answers._continued(candidates, questions.read_question(alice, question))
+    assert read_on.sentence.endswith("… front brake discs and pads, £310")
+
+
+def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
+    """ "How much will it come to?": the price each from one conversation, how many from the
+    last word on it; a fee a week said beside them is not a new price each."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=30), "the school fair wants 24 of my lemon cakes at £3 each"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "fair update, they now want 36 of the lemon cakes",
+        "and the pitch at the fair went up to £15 a week, not 12",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "how much will the lemon cakes for the fair come to in total")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0].startswith("£108: 36 at £3 each")

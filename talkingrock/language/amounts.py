@@ -199,3 +199,17 @@ def find(
 
 def money(text: str, **kwargs) -> list[Amount]:
     return [a for a in find(text, **kwargs) if a.is_money or (not a.unit and a.value >= 100)]
+
+
+_COUNT = re.compile(r"(?<![\w£$€.,:/-])(\d{1,4})(?!\s*%)(?![\w.,:/-]*\w)")
+
+
+def counts(text: str, *, skip: list[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """The plain counts ``text`` states, as (where, how many): "told Mel 68" → 68, "her 40
+    planters" → 40. Spans in ``skip`` (dates, times and the amounts of ``find``) are not
+    counts."""
+    found = []
+    for m in _COUNT.finditer(text or ""):
+        if not any(s < m.end() and m.start() < e for s, e in skip):
+            found.append((m.start(), int(m[1])))
+    return found
