@@ -36,11 +36,11 @@ from bench.scoring import (  # noqa: E402
     match,
     words,
 )
-from conversations.offline.changes import Earlier, resolutions, supersessions  # noqa: E402
-from conversations.offline.names import Known  # noqa: E402
-from conversations.offline.pipeline import extract  # noqa: E402
-from conversations.offline.route import ActProfile, route  # noqa: E402
 from talkingrock import embeddings, nlp  # noqa: E402
+from talkingrock.language.names import Known  # noqa: E402
+from talkingrock.language.offline.changes import Earlier, resolutions, supersessions  # noqa: E402
+from talkingrock.language.offline.pipeline import extract  # noqa: E402
+from talkingrock.language.offline.route import ActProfile, route  # noqa: E402
 
 HOUSEHOLDS = ROOT / "tests" / "data" / "households"
 ITEM_KINDS = ("people", "tasks", "decisions", "waiting_on", "questions_opened")

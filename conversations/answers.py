@@ -38,7 +38,6 @@ from itertools import pairwise
 from django.utils import timezone
 
 from conversations.models import Message
-from conversations.offline.lexicon import normalise
 from conversations.questions import (
     GREETINGS,
     Question,
@@ -51,6 +50,7 @@ from memories import search
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
 from talkingrock.language import amounts, dates, values
+from talkingrock.language.offline.lexicon import normalise
 from talkingrock.text import sentences
 
 NO_MEMORY = "I don't have a memory of that."

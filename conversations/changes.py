@@ -1,7 +1,7 @@
 """The middle stages of a compression: what the conversation changes (the member's open items
 it closes, the decisions and facts it replaces), which act it belongs to, and its narrative.
 
-The offline engine's proposals (conversations/offline/changes.py, route.py, narrative.py) are
+The offline engine's proposals (talkingrock/language/offline/changes.py, route.py, narrative.py) are
 always computed; with Ollama the model's answers are checked against the ids it was shown and
 added to them (resolutions, supersessions) or preferred (route, narrative).
 """
@@ -11,14 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from conversations import offline, prompts
+from conversations import prompts
 from conversations.asking import Produced, ask
 from conversations.models import Conversation
-from conversations.offline.changes import Earlier, Proposal
-from conversations.offline.names import display_name
-from conversations.offline.pipeline import Extraction
-from conversations.offline.route import ActProfile
 from memories.models import Act, Memory, MemoryItem, Mention, StateDelta
+from talkingrock.language import offline
+from talkingrock.language.names import display_name
+from talkingrock.language.offline.changes import Earlier, Proposal
+from talkingrock.language.offline.pipeline import Extraction
+from talkingrock.language.offline.route import ActProfile
 
 MAX_EARLIER = 300  # open items, and current decisions and facts, a conversation is checked against
 

@@ -2,7 +2,7 @@
 the member reviews (conversations/review.py).
 
 ``compress`` runs in the django-q2 worker (inline when none runs). The offline engine
-(conversations/offline/) reads the conversation every time: it is the fallback of every stage and
+(talkingrock/language/offline/) reads the conversation every time: it is the fallback of every stage and
 the reading the rules for what changed work on. With Ollama each stage asks the model first
 (conversations/prompts.py), checks the answer and falls back to the offline engine when it fails
 twice or is down; ``Conversation.compression_report`` records which engine produced each stage.
@@ -28,13 +28,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from conversations import changes, drafts, offline, prompts
+from conversations import changes, drafts, prompts
 from conversations.asking import Produced, ask, days_of, render, transcript_of
 from conversations.models import Conversation, Message
-from conversations.offline.names import display_name
-from conversations.offline.pipeline import Extraction
 from memories import indexing
 from talkingrock import embeddings, jobs, llm
+from talkingrock.language import offline
+from talkingrock.language.names import display_name
+from talkingrock.language.offline.pipeline import Extraction
 
 log = logging.getLogger(__name__)
 Stage = Conversation.Stage

@@ -14,14 +14,14 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from conversations.models import Conversation
-from conversations.offline import facts as offline_facts
-from conversations.offline import items as offline_items
-from conversations.offline.names import Known, display_name
 from memories import indexing
 from memories.acts import ensure_your_story
 from memories.models import Act, Entity, Memory, MemoryItem, StateDelta
 from narratives import services as narratives
 from talkingrock.language import parsed
+from talkingrock.language.names import Known, display_name
+from talkingrock.language.offline import facts as offline_facts
+from talkingrock.language.offline import items as offline_items
 from talkingrock.text import clean_text
 
 if TYPE_CHECKING:

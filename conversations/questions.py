@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from datetime import date
 from difflib import SequenceMatcher
 
-from conversations.offline.lexicon import normalise
-from conversations.offline.names import common_words, first_names
 from memories import search
 from memories.models import Memory
 from talkingrock.language import amounts, dates, values
 from talkingrock.language import words as words_in_english
+from talkingrock.language.names import common_words, first_names
+from talkingrock.language.offline.lexicon import normalise
 
 QUESTION_WORDS = frozenset(
     "what whats when whens where wheres who whos whom whose which why how".split()

@@ -21,12 +21,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from conversations import offline
 from conversations.models import Conversation, Message
 from memories.models import Memory
 from narratives import services
 from narratives.models import Narrative
 from talkingrock import embeddings, llm
+from talkingrock.language import offline
 from talkingrock.text import sentences
 
 log = logging.getLogger(__name__)

@@ -9,8 +9,8 @@ import json
 
 import numpy as np
 
-from conversations.offline.classifier import HOUSEHOLD_CLAUSES, SENTENCES, WEIGHTS, train
-from conversations.offline.classifier.features import LABELS
+from talkingrock.language.offline.classifier import HOUSEHOLD_CLAUSES, SENTENCES, WEIGHTS, train
+from talkingrock.language.offline.classifier.features import LABELS
 
 
 def rows(path):

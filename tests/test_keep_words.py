@@ -11,9 +11,8 @@ from datetime import date, datetime
 import pytest
 from dateutil.rrule import rrulestr
 
-from conversations import offline
 from memories.models import MemoryItem
-from talkingrock.language import amounts, dates, parsed
+from talkingrock.language import amounts, dates, offline, parsed
 
 WEDNESDAY = date(2026, 11, 25)
 

@@ -8,12 +8,11 @@ from datetime import date
 
 import pytest
 
-from conversations import offline
-from conversations.offline import lexicon
-from conversations.offline.names import Gazetteer, Known, names_in
-from conversations.offline.route import ActProfile
 from talkingrock import nlp
-from talkingrock.language import dates, parsed
+from talkingrock.language import dates, offline, parsed
+from talkingrock.language.names import Gazetteer, Known, names_in
+from talkingrock.language.offline import lexicon
+from talkingrock.language.offline.route import ActProfile
 
 TODAY = date(2026, 3, 12)  # a Thursday
 EXAMPLE = (

@@ -8,12 +8,11 @@ from datetime import date
 
 import pytest
 
-from conversations import offline
-from conversations.offline import phrases
-from conversations.offline.names import Gazetteer, Known, names_in
-from conversations.offline.referents import Referents
 from talkingrock import nlp
-from talkingrock.language import dates
+from talkingrock.language import dates, offline
+from talkingrock.language.names import Gazetteer, Known, names_in
+from talkingrock.language.offline import phrases
+from talkingrock.language.offline.referents import Referents
 
 TODAY = date(2026, 3, 12)  # a Thursday
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from conversations.offline.lexicon import normalise
 from conversations.questions import content_terms, stem
 from memories.models import InfluenceType, Memory, MemoryItem, RecallHit
 from memories.recall import Hit, RecallResult, recall
+from talkingrock.language.offline.lexicon import normalise
 
 # Words that point at something without naming it: "the calendar thing", "sort that out".
 VAGUE = frozenset(

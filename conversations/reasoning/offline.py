@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from conversations.offline.lexicon import normalise
 from conversations.questions import is_question, words_of
 from conversations.reasoning.context import ITEM_OVERLAP, VAGUE, Context, overlap
 from memories.models import InfluenceType, Memory, MemoryItem
+from talkingrock.language.offline.lexicon import normalise
 
 # Imperatives that ask for something to be done, and those whose result is kept (a file).
 DO = frozenset(

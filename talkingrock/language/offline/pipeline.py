@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from conversations.offline import facts as fact_stage
-from conversations.offline import items as item_stage
-from conversations.offline.names import Known
-from conversations.offline.reading import Reading, read
+from talkingrock.language.names import Known
+from talkingrock.language.offline import facts as fact_stage
+from talkingrock.language.offline import items as item_stage
+from talkingrock.language.offline.reading import Reading, read
 
 
 @dataclass

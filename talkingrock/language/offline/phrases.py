@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from conversations.offline.names import title_case
+from talkingrock.language.names import title_case
 
 SUBJECT_PRONOUNS = frozenset("i we you he she they it this that there".split())
 # Words that open a clause without carrying its content.

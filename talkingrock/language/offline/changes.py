@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from conversations.offline.pipeline import Extraction
-from conversations.offline.reading import Unit
 from talkingrock import embeddings, nlp
 from talkingrock.language import values as said_values
+from talkingrock.language.offline.pipeline import Extraction
+from talkingrock.language.offline.reading import Unit
 
 # Cosine of MiniLM embeddings between an earlier item and a clause of this conversation.
 RESOLVES_WITH_PERSON = 0.30  # the person it is about is named or meant

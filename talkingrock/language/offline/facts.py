@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from conversations.offline import phrases
-from conversations.offline.reading import Reading, Unit
 from talkingrock.language import amounts, dates, values
+from talkingrock.language.offline import phrases
+from talkingrock.language.offline.reading import Reading, Unit
 
 MAX_FACTS = 12
 MIN_WORDS = 3

@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cache
 
-from conversations.offline.names import LOCALES, ROLES, Known, key
+from talkingrock.language.names import LOCALES, ROLES, Known, key
 
 MALE = frozenset({"he", "him", "his", "himself"})
 FEMALE = frozenset({"she", "her", "hers", "herself"})

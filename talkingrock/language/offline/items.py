@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from datetime import date
 
-from conversations.offline import lexicon, phrases
-from conversations.offline.reading import Reading, Unit
-from conversations.offline.waiting import waiting
 from talkingrock.language import parsed
+from talkingrock.language.offline import lexicon, phrases
+from talkingrock.language.offline.reading import Reading, Unit
+from talkingrock.language.offline.waiting import waiting
 
 MAX_ITEMS = 20
 MAX_TEXT = 300

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from conversations.offline import phrases
-from conversations.offline.reading import Unit
 from talkingrock.language import dates
+from talkingrock.language.offline import phrases
+from talkingrock.language.offline.reading import Unit
 
 # Verbs of delivering or answering: their object is what is owed.
 OWED_VERBS = frozenset(

@@ -3,7 +3,7 @@ question held or one put to the assistant, a resolution, a change of mind, a pre
 fact, small talk.
 
 Logistic regression over the clause's MiniLM embedding and cheap features of its form
-(features.py), trained by ``python -m conversations.offline.classifier.train`` on the labelled
+(features.py), trained by ``python -m talkingrock.language.offline.classifier.train`` on the labelled
 sentences beside it (sentences.jsonl, whose frozen test quarter the training never sees) into
 ``weights.json``. Inference is a matrix product here (numpy); scikit-learn is needed only to
 train.
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from conversations.offline.classifier.features import LABELS, NAMES, Clause, form
 from talkingrock import embeddings
+from talkingrock.language.offline.classifier.features import LABELS, NAMES, Clause, form
 
 HERE = Path(__file__).resolve().parent
 WEIGHTS = HERE / "weights.json"

@@ -13,11 +13,11 @@ sentence-type classifier (classifier/), stage by stage:
 docs/extraction.md reports how well it reads the development and the frozen test households.
 """
 
-from conversations.offline.changes import Earlier, Proposal, resolutions, supersessions
-from conversations.offline.items import KINDS, MAX_ITEMS, MAX_TEXT
-from conversations.offline.narrative import narrative, topic_of
-from conversations.offline.pipeline import Extraction, extract
-from conversations.offline.route import ActProfile, Route, route
+from talkingrock.language.offline.changes import Earlier, Proposal, resolutions, supersessions
+from talkingrock.language.offline.items import KINDS, MAX_ITEMS, MAX_TEXT
+from talkingrock.language.offline.narrative import narrative, topic_of
+from talkingrock.language.offline.pipeline import Extraction, extract
+from talkingrock.language.offline.route import ActProfile, Route, route
 
 __all__ = [
     "KINDS",

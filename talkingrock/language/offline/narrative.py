@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from conversations.offline import lexicon, phrases
-from conversations.offline.pipeline import Extraction
 from talkingrock import nlp
+from talkingrock.language.offline import lexicon, phrases
+from talkingrock.language.offline.pipeline import Extraction
 
 MAX_CHARS = 800
 _VERBAL = re.compile(

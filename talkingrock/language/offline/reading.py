@@ -12,11 +12,11 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from conversations.offline import lexicon
-from conversations.offline.classifier import Clause, classify
-from conversations.offline.names import ROLES, Gazetteer, Known, names_in
-from conversations.offline.referents import PRONOUNS, Referents
 from talkingrock import nlp
+from talkingrock.language.names import ROLES, Gazetteer, Known, names_in
+from talkingrock.language.offline import lexicon
+from talkingrock.language.offline.classifier import Clause, classify
+from talkingrock.language.offline.referents import PRONOUNS, Referents
 from talkingrock.text import sentences
 
 # Openers that carry nothing; "no" and "not" stay ("no gas" is a choice, "no thanks" a refusal).

@@ -1,7 +1,7 @@
 """Train the sentence-type classifier and write weights.json beside it.
 
-    .venv/bin/python -m conversations.offline.classifier.train           # train, report, write
-    .venv/bin/python -m conversations.offline.classifier.train --check   # retrain, compare
+    .venv/bin/python -m talkingrock.language.offline.classifier.train           # train, report, write
+    .venv/bin/python -m talkingrock.language.offline.classifier.train --check   # retrain, compare
 
 Reads sentences.jsonl, whose ``split`` was fixed by a hash of each text before any training (a
 quarter is ``test``), and household_clauses.jsonl: the clauses of the development households
@@ -42,13 +42,13 @@ class Fitted:
     intercept: np.ndarray
 
     def as_json(self) -> dict:
-        from conversations.offline.classifier.features import NAMES
+        from talkingrock.language.offline.classifier.features import NAMES
 
         def rounded(array) -> list:
             return np.round(np.asarray(array, dtype=np.float64), 6).tolist()
 
         return {
-            "trained_by": "python -m conversations.offline.classifier.train",
+            "trained_by": "python -m talkingrock.language.offline.classifier.train",
             "seed": SEED,
             "c": self.c,
             "cv_accuracy": round(self.cv_accuracy, 4),
@@ -66,9 +66,9 @@ def load_sentences(path: Path) -> list[dict]:
 
 
 def clauses_of(rows: list[dict]):
-    from conversations.offline.classifier.features import Clause
-    from conversations.offline.lexicon import normalise
     from talkingrock import nlp
+    from talkingrock.language.offline.classifier.features import Clause
+    from talkingrock.language.offline.lexicon import normalise
 
     texts = [normalise(row["text"]) for row in rows]
     return [
@@ -82,8 +82,8 @@ def fit(rows: list[dict]) -> Fitted:
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedKFold, cross_val_score
 
-    from conversations.offline.classifier import design
-    from conversations.offline.classifier.features import LABELS
+    from talkingrock.language.offline.classifier import design
+    from talkingrock.language.offline.classifier.features import LABELS
 
     vectors, forms = design(clauses_of(rows), exact=True)
     mean = forms.mean(axis=0)
@@ -103,7 +103,7 @@ def fit(rows: list[dict]) -> Fitted:
 
 
 def report(fitted: Fitted, rows: list[dict], name: str) -> str:
-    from conversations.offline.classifier import Model, design
+    from talkingrock.language.offline.classifier import Model, design
 
     weights = Model(
         fitted.labels,
@@ -144,7 +144,7 @@ def main(argv=None) -> int:
     import django
 
     django.setup()  # the one place that sets thread counts, and the embedding model's path
-    from conversations.offline.classifier import HOUSEHOLD_CLAUSES, SENTENCES, WEIGHTS
+    from talkingrock.language.offline.classifier import HOUSEHOLD_CLAUSES, SENTENCES, WEIGHTS
 
     rows = load_sentences(SENTENCES)
     train = [row for row in rows if row["split"] == "train"] + load_sentences(HOUSEHOLD_CLAUSES)
