@@ -13,12 +13,12 @@ can tell each member about their own failed work (``health``) and nobody about a
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import time
 from dataclasses import dataclass
 from datetime import timedelta
 
+import psutil
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -106,22 +106,16 @@ def error_line(failure: Failure) -> str:
 # ``retry`` time, six minutes here.)
 
 
-def _started(pid: int) -> str:
-    """The process's start time in clock ticks (Linux), so that a reused pid is not mistaken for
-    the process that died; "" where /proc does not exist."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-            # The command name (field 2) may hold spaces and parentheses: split after its end.
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return ""
-    return fields[19] if len(fields) > 19 else ""
+def _started(process: psutil.Process) -> str:
+    """When the process started, so that a reused pid is not mistaken for the process that
+    died."""
+    return f"{process.create_time():.2f}"
 
 
 def process_identity() -> str:
     """This process, as "host:pid:start"."""
-    pid = os.getpid()
-    return f"{socket.gethostname()}:{pid}:{_started(pid)}"
+    me = psutil.Process()
+    return f"{socket.gethostname()}:{me.pid}:{_started(me)}"
 
 
 def process_gone(identity: str) -> bool | None:
@@ -135,23 +129,14 @@ def process_gone(identity: str) -> bool | None:
     if host != socket.gethostname() or pid <= 0:
         return None
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:
+            return True  # killed, waiting for its parent to reap it: gone for our purposes
+        return bool(started) and _started(process) != started
+    except psutil.NoSuchProcess:
         return True
-    except PermissionError:
-        pass  # someone else's process: it exists
-    state = _state(pid)
-    if state == "Z":  # killed, waiting for its parent to reap it: gone for our purposes
-        return True
-    return bool(started) and _started(pid) not in ("", started)
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return ""
+    except psutil.AccessDenied:
+        return False  # someone else's process: it exists
 
 
 def release_orphaned_tasks() -> int:
