@@ -602,6 +602,38 @@ def _replaced(
     return ""
 
 
+def _also_needed(
+    owner, question: str, asked: Question, chosen: list[Candidate], scored: list[Candidate]
+) -> list[Candidate]:
+    """The sentences that answer together with those ``chosen``: one that covers more of the
+    question ("how much under budget": the budget and the quote), the other amount of a
+    difference, and how many of a total at a price each."""
+    current, taken, added = chosen[0], list(chosen), []
+    covered = asked.coverage(current.terms)
+    for other in scored[1:]:
+        if other.hit.memory_id in {c.hit.memory_id for c in taken}:
+            continue
+        if asked.coverage(current.terms | other.terms) - covered >= SECOND_MIN_GAIN or (
+            _DIFFERENCE.search(question)
+            and _coverage(other, asked) >= MIN_COVERAGE
+            and _value(other, asked) not in ("", _value(current, asked))
+        ):
+            added.append(other)
+            taken.append(other)
+            break
+    if _DIFFERENCE.search(normalise(question)) and not worked_out(question, taken):
+        # A difference needs both amounts; the other may have been said in another
+        # conversation ("he quoted 620" in April, "the bill came to 780" in May).
+        if other := _other_amount(owner, asked, taken, scored):
+            added.append(other)
+            taken.append(other)
+    if _TOTAL.search(normalise(question)) and (
+        counted := _latest_count(owner, asked, taken, scored)
+    ):
+        added.append(counted)
+    return added
+
+
 def answer_question(
     owner, question: str, found: RecallResult, *, now=None, asked_in_index: bool = False
 ) -> Answer:
@@ -642,30 +674,9 @@ def answer_question(
     current, before = _current(best, scored, asked, owner)
     lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, asked, now=now)]
     chosen = [current] + ([before] if before else [])
-    # Two sentences can answer together ("how much under budget": the budget and the quote).
-    covered = asked.coverage(current.terms)
-    for other in scored[1:]:
-        if other.hit.memory_id in {c.hit.memory_id for c in chosen}:
-            continue
-        if asked.coverage(current.terms | other.terms) - covered >= SECOND_MIN_GAIN or (
-            _DIFFERENCE.search(question)
-            and _coverage(other, asked) >= MIN_COVERAGE
-            and _value(other, asked) not in ("", _value(current, asked))
-        ):
-            lines.append(_line(other, asked, now=now, lead=False))
-            chosen.append(other)
-            break
-    if _DIFFERENCE.search(normalise(question)) and not worked_out(question, chosen):
-        # A difference needs both amounts; the other may have been said in another
-        # conversation ("he quoted 620" in April, "the bill came to 780" in May).
-        if other := _other_amount(owner, asked, chosen, scored):
-            lines.append(_line(other, asked, now=now, lead=False))
-            chosen.append(other)
-    if _TOTAL.search(normalise(question)) and (
-        counted := _latest_count(owner, asked, chosen, scored)
-    ):
-        lines.append(_line(counted, asked, now=now, lead=False))
-        chosen.append(counted)
+    for other in _also_needed(owner, question, asked, chosen, scored):
+        lines.append(_line(other, asked, now=now, lead=False))
+        chosen.append(other)
     if sum_said := worked_out(question, chosen):
         lines.insert(0, sum_said)
     used: list[Hit] = []

@@ -93,7 +93,7 @@ def is_question(text: str) -> bool:
 
 # Each kind of value a question can ask for, and how it is asked.
 _ASKS = (
-    ("schedule", re.compile(r"\bhow often\b|\bwhat days\b|\bwhich days\b|\bwhat nights\b")),
+    ("schedule", re.compile(r"\bhow often\b|\b(?:what|which) (?:days|nights|evenings|mornings|weekends)\b")),
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("amount", re.compile(r"\bhow (?:much|many)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
@@ -133,14 +133,40 @@ FRAME_WORDS = {
 _HAPPENED = re.compile(r"\b(?:when|what (?:date|day)|which day)\s+(?:did|was|were|had)\b")
 
 
+# "Do I want a courtesy car when it goes in?" asks yes or no: the "when" is of its own clause.
+# "Do you know when…", "can you remind me how much…" ask what the clause asks.
+_YES_OR_NO = re.compile(rf"^\s*(?:{'|'.join(sorted(AUXILIARIES))})\b")
+_ASKS_ON = re.compile(r"\b(?:know|remember|recall|tell me|remind me|say|said)\b")
+
+
 def asks_for(question: str) -> str | None:
     """The kind of value that answers: "schedule", "time", "duration", "amount", "date" or
-    "name" (None: any sentence that covers the question)."""
+    "name" (None: any sentence that covers the question, and a yes-or-no question)."""
     text = normalise(question).lower()
+    if _YES_OR_NO.search(text) and not _ASKS_ON.search(text):
+        return None
     for kind, pattern in _ASKS:
         if pattern.search(text):
             return kind
     return None
+
+
+# What is asked, without what the asker adds after it: "which days am i wfh again, need to tell
+# a client", "what's the stall fee? bev's asking".
+_REASON = re.compile(
+    r",\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
+    # or about the asker ("…, I've confused myself"), when it asks nothing itself
+    r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b)).*$",
+    re.I,
+)
+
+
+def asked_part(question: str) -> str:
+    """The sentences that ask (those with a question mark, when some have one), without a
+    reason added after a comma ("…, need it for a form")."""
+    parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
+    asking = [p for p in parts if "?" in p] or parts
+    return _REASON.sub("", " ".join(asking)).strip() or question
 
 
 def value_in(
@@ -260,6 +286,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     spelling. A name none of them holds (a word capitalised inside the question, or a first name
     that is not also a common word) means there is no memory of it. ``asked_in_index``: the
     question is itself a message in the index, and its own words do not count."""
+    question = asked_part(question)
     text = normalise(question)
     wanted = asks_for(question)
     frame = FRAME_WORDS.get(wanted or "", frozenset())

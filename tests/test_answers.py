@@ -246,7 +246,7 @@ def test_another_thing_said_the_same_day_does_not_replace_the_answer(alice, inde
 def test_an_everyday_word_never_said_weighs_less_than_a_thing_never_said(alice, kitchen):
     """ "need" and "client", missing from what the member said, are words they put another way;
     a rare word missing is a thing never mentioned. English at large (wordfreq) tells which."""
-    asked = questions.read_question(alice, "which days is the plastering, need to tell a client")
+    asked = questions.read_question(alice, "which days does the client need the plastering")
 
     assert asked.unseen >= {"need", "client", "plaster"}
     assert asked.weights["need"] < asked.weights["client"] < asked.weights["plaster"]
@@ -291,3 +291,21 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
 
     assert answer.kind == "answer"
     assert answer.text.splitlines()[0].startswith("£108: 36 at £3 each")
+
+
+@pytest.mark.parametrize(
+    ("question", "asked", "wanted"),
+    [
+        ("which nights is sam at karate, need to sort the car", "which nights is sam at karate", "schedule"),
+        ("how much was the boiler? dad's asking", "how much was the boiler?", "amount"),
+        ("where's the spare key again, I've confused myself", "where's the spare key again", None),
+        ("do I want the late slot when it's offered?", "do I want the late slot when it's offered?", None),
+        ("do you remember when the boiler man is coming", "do you remember when the boiler man is coming", "date"),
+        ("what time is swimming, i forgot when", "what time is swimming, i forgot when", "time"),
+    ],
+)  # fmt: skip
+def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
+    """A reason or an aside after the question is not part of what it asks, and a yes-or-no
+    question does not ask for the "when" of its own clause."""
+    assert questions.asked_part(question) == asked
+    assert questions.asks_for(questions.asked_part(question)) == wanted
