@@ -205,7 +205,7 @@ def measure(count: int, seed: int) -> dict:
 
     from memories import named as named_module
     from memories import recall as recall_module
-    from memories import search
+    from memories import search, vectors
     from memories.consolidation import context as observation_context
     from memories.models import Memory
     from memories.recall import floor as floor_module
@@ -282,16 +282,32 @@ def measure(count: int, seed: int) -> dict:
         (search, "keyword_candidates", timed(search, "keyword_candidates")),
         (dates, "window", timed(dates, "window")),
     ]
-    durations, hits = [], []
+    durations, hits, results = [], [], []
     load = os.getloadavg()
     for question in asked[20:]:
         started = time.perf_counter()
         result = recall_module.recall(member, question, k=10)
         durations.append(time.perf_counter() - started)
         hits.append(len(result.hits))
+        results.append(result)
     for module, name, function in originals:
         setattr(module, name, function)
+    # The same questions with every vector read whole (memories/vectors.py's single exact scan):
+    # how often the two-pass scan of a large partition changes what recall returns.
+    two_pass = [[hit.memory_id for hit in r.hits] for r in results]
+    saved = vectors.TWO_PASS_ROWS
+    vectors.TWO_PASS_ROWS = 10**12
+    vectors.forget()
+    try:
+        exact = [
+            [h.memory_id for h in recall_module.recall(member, q, k=10).hits] for q in asked[20:]
+        ]
+    finally:
+        vectors.TWO_PASS_ROWS = saved
+        vectors.forget()
     return {
+        "same_as_exact": sum(a == b for a, b in zip(two_pass, exact, strict=True)),
+        "same_set_as_exact": sum(set(a) == set(b) for a, b in zip(two_pass, exact, strict=True)),
         "member_memories": Memory.objects.filter(owner=member).count(),
         "member_messages": Memory.everything.filter(owner=member, kind__in=Memory.EVIDENCE).count(),
         "ms": [1000 * d for d in durations],
@@ -349,6 +365,10 @@ def main(argv=None) -> int:
             )
         ))  # fmt: skip
         # _rows runs inside nothing else timed; every other step is disjoint from the rest.
+        print(
+            f"top 10 the same as the single exact vector scan's: {result['same_as_exact']} of "
+            f"{len(ms)} questions in order, {result['same_set_as_exact']} as a set"
+        )
         rest = statistics.fmean(ms) - sum(result["steps_ms"].values())
         print(f"mean recall {statistics.fmean(ms):.1f} ms, of which outside those steps {rest:.1f}")
         return 0

@@ -13,6 +13,14 @@ of the partitions it searches and brings it up to date before each search:
 Writers take the database's write lock before they read the clock (IMMEDIATE transactions), so
 ticks are handed out in commit order and a reader that has seen tick N has every row up to N.
 ``TALKINGROCK_RECALL["vector_search"] = "sqlite-vec"`` searches sqlite-vec directly instead.
+
+Past ``TWO_PASS_ROWS`` rows (a member whose messages are evidence too: 160k rows and as many
+contextual keys for the largest in bench/recall_latency.py), reading every vector whole is
+memory-bound: 40 ms a question. Such a partition also keeps each row in ``REDUCED`` dimensions
+(its coordinates on the partition's own principal directions, fixed when it first grows past the
+threshold), and a search reads those first, then scores its ``SHORTLIST`` best exactly: 14.6 ms,
+and on the benchmark's 200 questions the same top 100 as the full scan every time. Smaller
+partitions keep the single exact scan.
 """
 
 from __future__ import annotations
@@ -30,6 +38,12 @@ from talkingrock.embeddings import DIMENSIONS
 
 _lock = threading.Lock()
 
+TWO_PASS_ROWS = 20_000
+REDUCED = 128  # dimensions read by the first pass
+SHORTLIST = 4_000  # rows the first pass hands to the exact one, and at least this many per asked:
+SHORTLIST_PER_ASKED = 40
+BASIS_SAMPLE = 20_000  # rows (own and contextual keys) the principal directions are found from
+
 
 @dataclass
 class Partition:
@@ -40,6 +54,11 @@ class Partition:
     tick: int
     deletions: int
     position: dict[int, int]
+    # Past TWO_PASS_ROWS: the directions (DIMENSIONS × REDUCED) and every row's coordinates on
+    # them, own and contextual, for the first pass of a search.
+    basis: np.ndarray | None = None
+    reduced: np.ndarray | None = None
+    reduced_context: np.ndarray | None = None
 
     @classmethod
     def empty(cls, tick: int, deletions: int) -> Partition:
@@ -53,10 +72,12 @@ class Partition:
         if self.size + len(new) > len(self.ids):  # grow by half again: appends stay cheap
             capacity = max(int((self.size + len(new)) * 1.5), 64)
             self.ids = np.resize(self.ids, capacity)
-            for name in ("matrix", "context"):
-                grown = np.zeros((capacity, DIMENSIONS), np.float32)
-                grown[: self.size] = getattr(self, name)[: self.size]
-                setattr(self, name, grown)
+            for name in ("matrix", "context", "reduced", "reduced_context"):
+                if (current := getattr(self, name)) is not None:
+                    grown = np.zeros((capacity, current.shape[1]), np.float32)
+                    grown[: self.size] = current[: self.size]
+                    setattr(self, name, grown)
+        written = []
         for memory_id, blob, context in rows:
             row = self.position.get(memory_id)
             if row is None:
@@ -65,6 +86,26 @@ class Partition:
                 self.size += 1
             self.matrix[row] = np.frombuffer(blob, dtype=np.float32)
             self.context[row] = np.frombuffer(context or blob, dtype=np.float32)
+            written.append(row)
+        if self.basis is not None:
+            self.reduced[written] = self.matrix[written] @ self.basis
+            self.reduced_context[written] = self.context[written] @ self.basis
+        elif self.size > TWO_PASS_ROWS:
+            self._reduce()
+
+    def _reduce(self) -> None:
+        """Fix the partition's principal directions (from a fixed sample of its rows, own and
+        contextual) and put every row's coordinates on them beside it."""
+        sample = np.random.default_rng(0).choice(
+            self.size, min(self.size, BASIS_SAMPLE // 2), replace=False
+        )
+        stacked = np.vstack([self.matrix[sample], self.context[sample]])
+        _, _, directions = np.linalg.svd(stacked, full_matrices=False)
+        self.basis = np.ascontiguousarray(directions[:REDUCED].T, dtype=np.float32)
+        self.reduced = np.zeros((len(self.ids), REDUCED), np.float32)
+        self.reduced_context = np.zeros((len(self.ids), REDUCED), np.float32)
+        self.reduced[: self.size] = self.matrix[: self.size] @ self.basis
+        self.reduced_context[: self.size] = self.context[: self.size] @ self.basis
 
 
 # (database name, owner id) → partition; a test database and a real one never share an entry.
@@ -101,9 +142,12 @@ def partition(owner_id: int) -> Partition:
         return current
 
 
-def _similarity(part: Partition, rows, vector: np.ndarray, context: bool) -> np.ndarray:
-    own = part.matrix[rows] @ vector
-    return np.maximum(own, part.context[rows] @ vector) if context else own
+def _similarity(
+    part: Partition, rows, vector: np.ndarray, context: bool, *, reduced: bool = False
+) -> np.ndarray:
+    own, keys = (part.reduced, part.reduced_context) if reduced else (part.matrix, part.context)
+    found = own[rows] @ vector
+    return np.maximum(found, keys[rows] @ vector) if context else found
 
 
 def nearest(
@@ -113,11 +157,16 @@ def nearest(
     ``context``, a memory is as near as the nearer of its own and its contextual key."""
     if not part.size:
         return []
-    similarity = _similarity(part, slice(0, part.size), vector, context)
-    k = min(k, part.size)
+    rows = np.arange(part.size)
+    if part.basis is not None:  # the first pass, on the reduced coordinates: a shortlist
+        shortlist = min(part.size, max(SHORTLIST, SHORTLIST_PER_ASKED * k))
+        first = _similarity(part, slice(0, part.size), vector @ part.basis, context, reduced=True)
+        rows = np.argpartition(-first, shortlist - 1)[:shortlist]
+    similarity = _similarity(part, rows, vector, context)
+    k = min(k, len(rows))
     top = np.argpartition(-similarity, k - 1)[:k]
-    top = top[np.lexsort((-part.ids[top], -similarity[top]))]
-    return [(int(part.ids[i]), float(1 - similarity[i])) for i in top]
+    top = top[np.lexsort((-part.ids[rows[top]], -similarity[top]))]
+    return [(int(part.ids[rows[i]]), float(1 - similarity[i])) for i in top]
 
 
 def distances(

@@ -119,3 +119,37 @@ def _recall_settings():
     from django.conf import settings
 
     return settings.TALKINGROCK_RECALL
+
+
+def _unit_rows(count: int, seed: int) -> np.ndarray:
+    """Vectors shaped like sentence embeddings: most of their length on a few directions."""
+    rng = np.random.default_rng(seed)
+    rows = rng.normal(size=(count, 24)) @ rng.normal(size=(24, embeddings.DIMENSIONS))
+    rows += 0.05 * rng.normal(size=rows.shape)
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_a_large_partition_is_searched_in_two_passes_with_the_exact_answer(monkeypatch):
+    """Past TWO_PASS_ROWS the scan reads reduced coordinates first, then scores a shortlist
+    exactly: the same nearest as reading every vector whole, for rows written before and after
+    the reduction."""
+    monkeypatch.setattr(vectors, "TWO_PASS_ROWS", 1_000)
+    monkeypatch.setattr(vectors, "SHORTLIST", 300)
+    own, keys = _unit_rows(3_000, seed=1), _unit_rows(3_000, seed=2)
+    part = vectors.Partition.empty(tick=0, deletions=0)
+    part.put([(i + 1, own[i].tobytes(), keys[i].tobytes()) for i in range(2_500)])
+    assert part.basis is not None and part.basis.shape == (embeddings.DIMENSIONS, vectors.REDUCED)
+    # Rows written once it is reduced: new ones, and one replaced.
+    part.put([(i + 1, own[i].tobytes(), keys[i].tobytes()) for i in range(2_500, 3_000)])
+    part.put([(7, own[2_999].tobytes(), None)])
+    stored_own, stored_keys = own.copy(), keys.copy()
+    stored_own[6], stored_keys[6] = own[2_999], own[2_999]
+
+    for seed in range(5):
+        asked = _unit_rows(1, seed=100 + seed)[0]
+        whole = np.maximum(stored_own @ asked, stored_keys @ asked)
+        expected = [int(i) + 1 for i in np.argsort(-whole, kind="stable")[:20]]
+        found = vectors.nearest(part, vector=asked, k=20, context=True)
+        assert [memory_id for memory_id, _ in found] == expected
+    [(nearest_to_it, _)] = vectors.nearest(part, vector=own[2_999], k=1)
+    assert nearest_to_it in (7, 3_000)
