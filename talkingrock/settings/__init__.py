@@ -12,8 +12,6 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
-from talkingrock import threads
-
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 DATA_DIR = Path(os.environ.get("TALKINGROCK_DATA_DIR", BASE_DIR / "var")).resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
@@ -21,8 +19,8 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 # The embedding model ships in a package; never reach for a hub at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-# One thread per numeric library in every process (talkingrock/threads.py); before numpy loads.
-threads.limit()
+# One thread per numeric library in every process: set when the talkingrock package is first
+# imported (talkingrock/__init__.py), before numpy loads.
 
 
 def _secret_key() -> str:

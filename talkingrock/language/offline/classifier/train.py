@@ -21,11 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from talkingrock import threads
-
-threads.limit()  # before numpy: the same thread counts as the app and the tests, the same floats
-
-import numpy as np  # noqa: E402
+# Importing talkingrock (for `python -m`, its parent packages, before this file) has set one
+# thread per numeric library: the same floats as the app and the tests.
+import numpy as np
 
 SEED = 20261123
 GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
