@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import answers, questions, services
+from conversations import answers, candidates, questions, services
 from conversations.models import Conversation, Message
 from memories.models import Memory
 from memories.recall import recall
@@ -267,8 +267,8 @@ def test_the_rest_of_the_message_gives_the_sum_not_the_next_message(alice, index
 
     assert answer.text.startswith("£310")
     # Read on from "the garage rang about the van.": the rest of its message, not the next one.
-    candidates = answers._candidates(recall(alice, question, k=10).strong)
-    [read_on] = answers._continued(candidates, questions.read_question(alice, question))
+    found = candidates.candidates_of(recall(alice, question, k=10).strong)
+    [read_on] = candidates.continued(found, questions.read_question(alice, question))
     assert read_on.sentence.endswith("… front brake discs and pads, £310")
 
 

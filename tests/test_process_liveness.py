@@ -3,10 +3,12 @@ a compression or a consolidation run taken by a killed worker is taken over at o
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
-import time
+
+import psutil
 
 from talkingrock import jobs
 
@@ -20,19 +22,20 @@ def test_this_process_is_alive_and_named_by_host_pid_and_start():
 
 
 def test_a_killed_process_is_gone_and_a_reused_pid_is_not_mistaken_for_it():
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    # A child that waits on its stdin until it is killed.
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE
+    )
     try:
         host, _, started = jobs.process_identity().rsplit(":", 2)
-        identity = f"{host}:{child.pid}:{jobs._started(jobs.psutil.Process(child.pid))}"
+        identity = f"{host}:{child.pid}:{jobs._started(psutil.Process(child.pid))}"
         assert jobs.process_gone(identity) is False
         # The same pid, started at another moment, is another process.
         assert jobs.process_gone(f"{host}:{child.pid}:{float(started) - 100:.2f}") is True
         child.kill()
-        # Killed but not yet reaped (a zombie) counts as gone, once the signal has landed.
-        for _ in range(200):
-            if jobs.process_gone(identity):
-                break
-            time.sleep(0.05)
+        # Wait until it has died without reaping it (WNOWAIT): a zombie still holds its pid,
+        # and counts as gone.
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)
         assert jobs.process_gone(identity) is True
     finally:
         child.kill()

@@ -1,0 +1,258 @@
+"""The sentences that may answer a question (conversations/answers.py chooses among them):
+each sentence of what recall found, a long run-on read two clauses at a time, with the words said
+around it in its conversation; a message that names the thing read on into the rest of the
+message or the member's next one; and what the member said later about the same thing, looked up
+in their own keyword index. Each is read for the kind of value the question asks for with the one
+date and amount parser."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+from itertools import pairwise
+
+from django.utils import timezone
+
+from conversations.models import Message
+from conversations.questions import Question, content_terms, is_question, value_in
+from memories import search
+from memories.models import Memory
+from memories.recall import Hit
+from talkingrock.text import sentences
+
+MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cover to answer it
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
+
+
+# Kinds of value whose absence from everything said about a thing means there is no answer:
+# "how much" with no amount said, "what time" with no time said (a "when" may be the day it was
+# told, and a "who" the sentence itself).
+VALUE_KINDS = {
+    "amount": "amount",
+    "time": "time",
+    "duration": "length of time",
+    "schedule": "days",
+}
+
+
+LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
+
+
+FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
+
+
+# "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
+# up in the member's keyword index (at most this many rows); what is found ranks last.
+LATER_TERMS = 2
+
+
+# A later sentence names the same thing when it holds this share of what the best one is about
+# ("football's moved to wednesdays" holds football, not Fionn).
+SUBJECT_SHARE = 0.4
+
+
+LATER_SCAN = 30
+
+
+LATER_RANK = 15
+
+
+@dataclass(frozen=True)
+class Candidate:
+    sentence: str
+    hit: Hit
+    rank: int
+    terms: frozenset[str]
+    around: frozenset[str] = frozenset()  # the words said around it (its conversation's)
+
+    @property
+    def said_on(self) -> datetime:
+        """When it was said or kept (not the day it names: "on the 8th" said on 25 Nov)."""
+        return self.hit.memory.created_at
+
+
+def is_narrative(memory: Memory) -> bool:
+    return memory.kind == Memory.Kind.MEMORY and memory.source == Memory.Source.CONVERSATION
+
+
+def _pieces(memory: Memory) -> list[str]:
+    if memory.kind == Memory.Kind.FACT:
+        return [memory.content]
+    found = []
+    for sentence in sentences(memory.content):
+        if memory.is_evidence and is_question(sentence):
+            continue  # a question asked is no answer to one
+        if is_narrative(memory) and "“" in sentence:
+            continue  # the narrative quoting another memory ("That replaces the earlier “…”")
+        clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+        if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
+            found.append(sentence)
+            continue
+        # A dictated run-on: two clauses at a time, so that a value and what it is about stay
+        # together ("the tiler is ruth, she's coming tues").
+        found += [f"{a}, {b}" for a, b in pairwise(clauses)]
+    return found
+
+
+def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
+    """Every sentence of the hits, each with the words of its conversation's other hits (what
+    was said around it)."""
+    pieces = [
+        (rank_from + rank, hit, " ".join(piece.split()))
+        for rank, hit in enumerate(hits)
+        for piece in _pieces(hit.memory)
+    ]
+    by_conversation: dict[int, set[str]] = {}
+    for _, hit, piece in pieces:
+        if hit.memory.conversation_id is not None:
+            by_conversation.setdefault(hit.memory.conversation_id, set()).update(
+                content_terms(piece)
+            )
+    # A narrative sentence that is one of the facts found with it is that fact (which carries
+    # what it replaced): one candidate, ranked as the better of the two.
+    facts = {
+        (hit.memory.conversation_id, _same(piece)): rank
+        for rank, hit, piece in pieces
+        if hit.memory.kind == Memory.Kind.FACT
+    }
+    found, ranks = [], {}
+    for rank, hit, piece in pieces:
+        key = (hit.memory.conversation_id, _same(piece))
+        if is_narrative(hit.memory) and key in facts:
+            ranks[key] = min(rank, ranks.get(key, rank))
+            continue
+        if piece:
+            terms = content_terms(piece)
+            around = frozenset(by_conversation.get(hit.memory.conversation_id, set()) - terms)
+            found.append(Candidate(piece, hit, rank, terms, around))
+    return [
+        replace(c, rank=min(c.rank, ranks[key]))
+        if c.hit.memory.kind == Memory.Kind.FACT
+        and (key := (c.hit.memory.conversation_id, _same(c.sentence))) in ranks
+        else c
+        for c in found
+    ]
+
+
+def _same(sentence: str) -> str:
+    return " ".join(re.findall(r"\w+", sentence.casefold()))
+
+
+def held_value(
+    candidate: Candidate,
+    wanted: str | None,
+    *,
+    happened: bool = False,
+    about: frozenset[str] = frozenset(),
+) -> str:
+    return value_in(
+        candidate.sentence,
+        wanted,
+        said_on=timezone.localtime(candidate.said_on).date(),
+        happened=happened,
+        about=about,
+    )
+
+
+def continued(candidates: list[Candidate], question: Question) -> list[Candidate]:
+    """What was said and what the member said next, read as one: "mareks quote finally came
+    thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
+    question but holds no value of the kind asked for, once: the rest of the message when the
+    sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
+    member's next message."""
+    if question.wanted not in VALUE_KINDS and question.wanted != "date":
+        return []
+    lacking = [
+        c
+        for c in candidates
+        if c.hit.memory.kind == Memory.Kind.SAID
+        and c.hit.memory.message_id is not None
+        and question.coverage(c.terms, c.around) >= MIN_COVERAGE
+        and not value_of(c, question)
+    ]
+    following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
+    asked = Message.objects.filter(
+        pk__in=[pk for pk, (_, rest) in following.items() if not rest]
+    ).values_list("pk", "conversation_id", "position")
+    for pk, conversation_id, position in asked:
+        said_next = (
+            Message.objects.filter(
+                conversation_id=conversation_id,
+                role=Message.Role.USER,
+                position__gt=position,
+                position__lte=position + FOLLOWING,
+            )
+            .order_by("position")
+            .values_list("content", flat=True)
+            .first()
+        )
+        following[pk] = (following[pk][0], " ".join((said_next or "").split()))
+    found = []
+    for first, then in following.values():
+        if then:
+            text = f"{first.sentence} … {then[:300]}"
+            terms = content_terms(text)
+            found.append(replace(first, sentence=text, terms=terms, around=first.around - terms))
+    return found
+
+
+def _rest_of_message(candidate: Candidate) -> str:
+    """What the member said after ``candidate`` in the same message ("" when it ends it)."""
+    content = " ".join(candidate.hit.memory.content.split())
+    at = content.find(candidate.sentence)
+    return content[at + len(candidate.sentence) :].strip() if at >= 0 else ""
+
+
+def coverage_of(candidate: Candidate, question: Question) -> float:
+    return question.coverage(candidate.terms, candidate.around)
+
+
+def value_of(candidate: Candidate, question: Question) -> str:
+    if question.wanted:
+        return held_value(
+            candidate,
+            question.wanted,
+            happened=question.happened,
+            about=frozenset(question.weights),
+        )
+    return any_value(candidate)
+
+
+def any_value(candidate: Candidate) -> str:
+    for kind in ("time", "amount", "date"):
+        if value := held_value(candidate, kind):
+            return value
+    return ""
+
+
+def said_later(owner, best: Candidate, question: Question, subject: set[str]) -> list[Candidate]:
+    """What the member said or kept after ``best`` that names the same thing (its heaviest
+    words, searched in their own keyword index): the later word a question about "now" needs,
+    even when recall ranked it out of sight ("moved the under 8s to wednesdays at 5")."""
+    terms = sorted(subject, key=lambda t: -question.weights[t])[:LATER_TERMS]
+    # The stems ("quot") are matched by the index's own stemmer, which reads "quoted" as "quot".
+    words = search.sanitise(" ".join(terms)).terms
+    if not words:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_expression(tuple(words)),
+        limit=LATER_SCAN,
+        include_archived=False,
+    )
+    later = (
+        Memory.everything.select_related("act")
+        .filter(pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
+        .exclude(pk=best.hit.memory_id)
+    )
+    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
+    return candidates_of(hits, rank_from=LATER_RANK)
+
+
+def share_of(subject: set[str], terms: frozenset[str], question: Question) -> float:
+    """How much of what the best sentence is about (by the question's weights) ``terms`` name."""
+    total = sum(question.weights[t] for t in subject)
+    named = sum(question.weights[t] for t in subject if question.covers(t, terms))
+    return named / total if total else 0.0

@@ -1,0 +1,142 @@
+"""Sums worked out from what was said (conversations/answers.py adds them to an answer): a
+difference ("how much under budget": £28,000 against £24,600) and a total of so many at a price
+each ("40 at $22 each"), with the sentences that hold the figures, found in another conversation
+when the answer's own sentences hold only one."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import timezone
+
+from conversations.candidates import (
+    LATER_RANK,
+    SUBJECT_SHARE,
+    Candidate,
+    said_later,
+    share_of,
+)
+from conversations.questions import Question
+from talkingrock.language import amounts, dates
+from talkingrock.language.offline.lexicon import normalise
+
+# Questions that ask for a sum worked out from what was said: a difference ("how much under
+# budget", "how much did switching save", "how much do I still owe") or a total of so many at a
+# price each ("how much will 40 planters at $22 each come to").
+DIFFERENCE = re.compile(
+    r"\bhow much (?:more|less|extra|over|under|cheaper|dearer|higher|lower)\b|"
+    r"\b(?:under|over) (?:the )?(?:budget|quote|estimate)\b|\bsave[ds]?\b|\bsaving\b|"
+    r"\bstill owe\b|\bleft to pay\b|\bdifference\b",
+    re.I,
+)
+
+
+TOTAL = re.compile(r"\b(?:in total|altogether|all together|come to|total)\b", re.I)
+
+
+def amounts_in(candidate: Candidate) -> list:
+    """The sums of money (or bare numbers) ``candidate`` says, outside its dates."""
+    said_on = timezone.localtime(candidate.said_on).date()
+    skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
+    found = amounts.find(candidate.sentence, skip=skip, asked_for_a_sum=True)
+    return [a for a in found if a.is_money or not a.unit]
+
+
+def _counts_in(candidate: Candidate) -> list[int]:
+    """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums."""
+    said_on = timezone.localtime(candidate.said_on).date()
+    skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
+    skip += [(a.start, a.end) for a in amounts.find(candidate.sentence, skip=skip)]
+    return [n for _, n in amounts.counts(candidate.sentence, skip=skip)]
+
+
+def _price_each(chosen: list[Candidate]):
+    return next((a for c in chosen for a in amounts_in(c) if a.per == "each"), None)
+
+
+def latest_count(
+    owner, question: Question, chosen: list[Candidate], scored: list[Candidate]
+) -> Candidate | None:
+    """For a total at a price each: the last thing said about the same thing that gives how
+    many ("Told Mel 68", or "her 40 planters" after "wants 30 at $22 each"), unless that is a
+    sentence already chosen."""
+    first = chosen[0]
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    if not subject or _price_each(chosen) is None:
+        return None
+    pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
+    counted = [
+        c
+        for c in [*chosen, *pool]
+        if _counts_in(c) and share_of(subject, c.terms, question) >= SUBJECT_SHARE
+    ]
+    if not counted:
+        return None
+    latest = max(counted, key=lambda c: (c.said_on, -c.rank))
+    taken = {c.hit.memory_id for c in chosen}
+    return None if latest.hit.memory_id in taken else latest
+
+
+def other_amount(
+    owner, question: Question, chosen: list[Candidate], scored: list[Candidate]
+) -> Candidate | None:
+    """For a difference whose sentences hold one amount: the sentence about the same thing
+    (most of what the first one names of the question) that holds another amount."""
+    amounts_held = [a for c in chosen for a in amounts_in(c)]
+    held = {a.value for a in amounts_held}
+    currency = next((a.currency for a in amounts_held if a.currency), "")
+    first = chosen[0]
+    # What it is about, in its words or its conversation's ("he quoted €780", about the clutch).
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    if len(held) != 1 or not subject:
+        return None
+    pool = list(scored)
+    if owner is not None:
+        pool += said_later(owner, first, question, subject)
+    taken = {c.hit.memory_id for c in chosen}
+    best, best_key = None, None
+    for candidate in pool:
+        if candidate.hit.memory_id in taken:
+            continue
+        others = [a for a in amounts_in(candidate) if a.value not in held]
+        if not others:
+            continue
+        share = share_of(subject, candidate.terms | candidate.around, question)
+        # About the same thing by its words, or found by recall for the question itself and
+        # holding a sum in the same currency ("€815 in the end", after "he quoted €780").
+        if share < SUBJECT_SHARE and not (
+            candidate.rank < LATER_RANK and currency and others[0].currency == currency
+        ):
+            continue
+        key = (share >= SUBJECT_SHARE, share, -candidate.rank)
+        if best_key is None or key > best_key:
+            best, best_key = candidate, key
+    return best
+
+
+def worked_out(question: str, chosen: list[Candidate]) -> str:
+    """A difference or a total worked out from the sentences that answer, said with what it is
+    worked out from ("£3,400: £28,000 against £24,600"); "" when the question asks for none or
+    the sentences do not hold what it needs."""
+    text = normalise(question)
+    if TOTAL.search(text):
+        # So many at a price each: the count said last ("40 planters" after "wants 30").
+        price = _price_each(chosen)
+        counted = [(c.said_on, n) for c in chosen for n in _counts_in(c)]
+        if price is None or not counted:
+            return ""
+        count = max(counted, key=lambda pair: pair[0])[1]
+        return f"{price.currency}{count * price.value:,.0f}: {count} at {price.said()}"
+    if not DIFFERENCE.search(text):
+        return ""
+    money = []
+    for candidate in chosen:
+        for amount in amounts_in(candidate):
+            if amount.value not in [a.value for a in money]:
+                money.append(amount)
+    if len(money) < 2:
+        return ""
+    first, second = money[:2]
+    difference = abs(first.value - second.value)
+    sign = first.currency or second.currency
+    return f"{sign}{difference:,.0f}: {first.said()} against {second.said()}"
