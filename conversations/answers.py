@@ -64,7 +64,7 @@ from conversations.questions import (
 from conversations.sums import DIFFERENCE, TOTAL, amounts_in, latest_count, other_amount, worked_out
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
-from talkingrock.language import dates, values
+from talkingrock.language import spoken, values
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.text import sentences
 
@@ -206,9 +206,9 @@ def _value_kind(candidate: Candidate, question: Question) -> str | None:
 
 
 def spoken_date(moment: datetime, *, now: datetime) -> str:
-    moment = timezone.localtime(moment)
-    text = f"{moment.day} {moment:%B}"
-    return text if moment.year == timezone.localtime(now).year else f"{text} {moment.year}"
+    """The day of ``moment`` in words, with its year when that is not this year's."""
+    day = timezone.localtime(moment).date()
+    return spoken.spoken(day, year=day.year != timezone.localtime(now).year)
 
 
 def _source(hit: Hit, *, now: datetime) -> str:
@@ -255,7 +255,7 @@ def _replaced(
     for earlier in candidate.hit.components.get("replaces", [])[:1]:
         try:
             changed = (
-                f"changed {dates.spoken(date.fromisoformat(earlier['changed']), year=False)}, "
+                f"changed {spoken.spoken(date.fromisoformat(earlier['changed']), year=False)}, "
             )
         except (KeyError, TypeError, ValueError):
             changed = ""

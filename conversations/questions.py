@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 
 from memories import search
 from memories.models import Memory
-from talkingrock.language import amounts, dates, values
+from talkingrock.language import amounts, dates, spoken, tense, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
@@ -192,28 +192,28 @@ def value_in(
     found: list[tuple[int, dates.Mention]] = []
     lean = "future"
     for start, mention in ahead.items():
-        if dates.lean_of(sentence, at=start) == "past":
+        if tense.lean_of(sentence, at=start) == "past":
             lean = "past"
             mention = back.get(start, mention)
         found.append((start, mention))
     if not found:
-        lean = dates.lean_of(sentence)
+        lean = tense.lean_of(sentence)
     found = _nearest_first(found, sentence, about)
     mentions = [m for _, m in found]
     if kind == "schedule":
         return next((m.recurs.words for m in mentions if m.recurs), "")
     if kind == "time":
-        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
+        return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     if kind == "date":
         for mention in mentions:
-            at = f" at {dates.spoken_time(mention.time)}" if mention.time else ""
+            at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
             if mention.recurs is not None:
                 return mention.recurs.words + at
             if mention.day is not None and mention.said_as in DAY_SAID_AS:
-                return dates.spoken(mention.day, weekday=True) + at
+                return spoken.spoken(mention.day, weekday=True) + at
         if happened and lean == "past":
-            return dates.spoken(said_on, weekday=True)
-        return next((dates.spoken_time(m.time) for m in mentions if m.time), "")
+            return spoken.spoken(said_on, weekday=True)
+        return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
     found_amounts = [
         (a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")

@@ -89,3 +89,11 @@ def sentences(text: str) -> list[str]:
             start = match.end()
         pieces.append(line[start:].strip())
     return [piece for piece in pieces if piece]
+
+
+def lowered(text: str) -> str:
+    """Lower case with the same length, so that spans found in it stay where they were in the
+    text (a character whose lower case is longer, like "İ", is left as it is)."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text).translate(
+        str.maketrans("’‘", "''")
+    )

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from memories.models.memory import Memory
 from talkingrock.fields import CleanJSONField
-from talkingrock.language import dates
+from talkingrock.language import spoken
 
 
 class MemoryItem(models.Model):
@@ -107,11 +107,11 @@ class MemoryItem(models.Model):
         Mar 2026, 9am"."""
         data = self.data if isinstance(self.data, dict) else {}
         if due := data.get("due"):
-            said = dates.said({"date": due}) if _is_day(due) else str(due)
+            said = spoken.said({"date": due}) if _is_day(due) else str(due)
             return f"due {said}" if said else ""
         if _is_day(data.get("on")):
             at = data.get("at") if _is_time(data.get("at")) else None
-            return dates.said({"date": data["on"], **({"time": at} if at else {})})
+            return spoken.said({"date": data["on"], **({"time": at} if at else {})})
         return ""
 
     @property

@@ -10,7 +10,7 @@ from typing import Any
 from memories.consolidation.context import ObservedHit
 from memories.consolidation.context import block as observation_block
 from memories.models import Memory
-from talkingrock.language import dates
+from talkingrock.language import spoken
 from talkingrock.language.dates import Window
 
 
@@ -128,6 +128,6 @@ def explain(components: dict[str, Any]) -> list[str]:
 
 def _day(iso: str) -> str:
     try:
-        return dates.spoken(date.fromisoformat(iso))
+        return spoken.spoken(date.fromisoformat(iso))
     except ValueError:
         return iso

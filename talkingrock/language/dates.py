@@ -8,7 +8,9 @@ never changed: what is found goes into fields beside it (a fact's ``happened_at`
 date, a schedule's rule), and pages show it next to the words.
 
 ``window(query, at=...)`` is the time window a question names ("what happened in March", "last
-week", "two months ago"), for recall.
+week", "two months ago"), for recall. Saying a date back in words is talkingrock/language/spoken.py;
+whether a sentence tells of the past or what is ahead (which way to read "the 3rd") is
+talkingrock/language/tense.py.
 
 Calendar arithmetic and schedules are python-dateutil's (``relativedelta``, ``rrule``), a
 maintained library. The phrases themselves are read by the grammar below: the free-text
@@ -39,6 +41,8 @@ from datetime import date, datetime, time, timedelta
 
 from dateutil.relativedelta import relativedelta
 from dateutil.rrule import rrulestr
+
+from talkingrock.text import lowered
 
 WEEKDAYS: dict[str, int] = {name.lower(): n for n, name in enumerate(calendar.day_name)}
 WEEKDAYS.update(mon=0, tue=1, tues=1, wed=2, weds=2, thu=3, thur=3, thurs=3, fri=4, sat=5, sun=6)
@@ -238,50 +242,7 @@ class Window:
         return {"phrase": self.phrase, "from": self.start.isoformat(), "to": self.end.isoformat()}
 
 
-# --- saying a date ------------------------------------------------------------------------------
-
-
-def spoken(day: date, *, weekday: bool = False, year: bool = True) -> str:
-    """ "Tuesday 8 December 2026", "8 December", "Tue 8 Dec" style words for a day."""
-    text = f"{day.day} {calendar.month_name[day.month]}"
-    if year:
-        text += f" {day.year}"
-    return f"{calendar.day_name[day.weekday()]} {text}" if weekday else text
-
-
-def spoken_time(moment: time) -> str:
-    """ "3:30pm", "10am", "noon"."""
-    if moment.hour == 12 and moment.minute == 0:
-        return "noon"
-    hour = moment.hour % 12 or 12
-    minutes = f":{moment.minute:02d}" if moment.minute else ""
-    return f"{hour}{minutes}{'am' if moment.hour < 12 else 'pm'}"
-
-
-def said(found: dict[str, str]) -> str:
-    """A stored mention (``Mention.as_dict``) in words: "Tue 8 Dec, 10:30am", "every other
-    Saturday", "3:30pm"."""
-    if found.get("words"):
-        return found["words"]
-    parts = []
-    if found.get("date"):
-        day = date.fromisoformat(found["date"])
-        parts.append(f"{day:%a} {day.day} {day:%b} {day.year}")
-    if found.get("time"):
-        parts.append(spoken_time(time.fromisoformat(found["time"])))
-    text = ", ".join(parts)
-    lead = found.get("lead", "")
-    return f"{lead} {text}" if lead in ("by", "before", "until", "from") and text else text
-
-
 # --- finding ------------------------------------------------------------------------------------
-
-
-def _lower(text: str) -> str:
-    """Lower case with the same length, so that spans stay where they were."""
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text).translate(
-        str.maketrans("’‘", "''")
-    )
 
 
 def _ordinal(digits: str | None, words: str | None) -> int:
@@ -365,7 +326,7 @@ class _Finder:
     found: list[Mention] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.low = _lower(self.text)
+        self.low = lowered(self.text)
 
     def take(self, match: re.Match, said_as: str, **meaning) -> None:
         start, end = match.span()
@@ -770,45 +731,6 @@ def window(text: str, *, at: datetime) -> Window | None:
     return None
 
 
-# How a sentence tells time: a past form ("came", "paid", "picked up") without a word that looks
-# ahead means what it says happened before the day it was said.
-_PAST_FORMS = frozenset(
-    """was were had did came went got paid said told rang sent gave took made left found bought
-    brought met saw heard knew put set thought kept sold spent wrote chose drove ran flew fell
-    felt won lost began became""".split()
-)
-_AHEAD = re.compile(
-    r"\b(will|won't|going to|gonna|'ll|shall|next|tomorrow|tmrw|coming|upcoming|booked for|"
-    r"due|until|till)\b"
-)
-_ED = re.compile(r"\b[a-z]{3,}ed\b")
-_NOT_PAST_ED = frozenset("need needed bed red shed seed feed speed indeed hundred".split())
-
-
-def lean_of(text: str, at: int | None = None) -> str:
-    """ "past" when the words tell of what has happened, else "future" (how ``find`` reads a
-    weekday or a day of the month said without a month). ``at``: the place of a date in the
-    text; the verb nearest before it decides ("I'm taking her on the 2nd because Freya's got a
-    thing" looks ahead; "it came through on Tuesday" looks back)."""
-    low = _lower(text or "")
-    if at is not None:
-        before = re.findall(r"[a-z']+", low[:at])[-6:]
-        for word in reversed(before):
-            if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
-                return "past"
-            if word.endswith("ing") or word in _AHEAD_WORDS:
-                return "future"
-    if _AHEAD.search(low):
-        return "future"
-    words = set(re.findall(r"[a-z']+", low))
-    if words & _PAST_FORMS or any(w not in _NOT_PAST_ED for w in _ED.findall(low)):
-        return "past"
-    return "future"
-
-
-_AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's booked due".split())
-
-
 def mentions_a_time(text: str) -> bool:
     """Whether ``text`` states a time of day ("3pm", "10:30", "noon")."""
     return any(m.time is not None for m in find(text, today=date(2000, 1, 3)))
@@ -827,11 +749,7 @@ __all__ = [
     "Window",
     "find",
     "first_day",
-    "lean_of",
     "mentions_a_day",
     "mentions_a_time",
-    "said",
-    "spoken",
-    "spoken_time",
     "window",
 ]

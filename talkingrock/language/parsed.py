@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
 
-from talkingrock.language import amounts, dates
+from talkingrock.language import amounts, dates, spoken
 
 
 @dataclass(frozen=True)
@@ -83,9 +83,9 @@ def said(details: dict | None) -> list[str]:
         return []
     words = []
     if isinstance(details.get("recurs"), dict):
-        words.append(dates.said(details["recurs"]))
+        words.append(spoken.said(details["recurs"]))
     for mention in details.get("when") or []:
-        if isinstance(mention, dict) and (text := dates.said(mention)):
+        if isinstance(mention, dict) and (text := spoken.said(mention)):
             words.append(text)
     for amount in details.get("amounts") or []:
         if isinstance(amount, dict):

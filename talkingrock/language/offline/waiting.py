@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from talkingrock.language import dates
+from talkingrock.language import dates, spoken
 from talkingrock.language.offline import phrases
 from talkingrock.language.offline.reading import Unit
 
@@ -200,6 +200,6 @@ def waiting(unit: Unit, today: date, previous: Unit | None = None) -> dict[str, 
     # The day it is owed by, beside the words ("by friday" → 27 November 2026).
     days = [m for m in dates.find(unit.text, today=today) if m.day is not None]
     if days:
-        row["by"] = dates.spoken(days[-1].day)
+        row["by"] = spoken.spoken(days[-1].day)
         row["due"] = days[-1].day.isoformat()
     return row

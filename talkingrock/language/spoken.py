@@ -1,0 +1,40 @@
+"""Dates and times said back in words ("Tuesday 8 December 2026", "3:30pm", "every other
+Saturday"): how pages, answers and stored details show what talkingrock/language/dates.py read."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, time
+
+
+def spoken(day: date, *, weekday: bool = False, year: bool = True) -> str:
+    """ "Tuesday 8 December 2026", "8 December", "Tue 8 Dec" style words for a day."""
+    text = f"{day.day} {calendar.month_name[day.month]}"
+    if year:
+        text += f" {day.year}"
+    return f"{calendar.day_name[day.weekday()]} {text}" if weekday else text
+
+
+def spoken_time(moment: time) -> str:
+    """ "3:30pm", "10am", "noon"."""
+    if moment.hour == 12 and moment.minute == 0:
+        return "noon"
+    hour = moment.hour % 12 or 12
+    minutes = f":{moment.minute:02d}" if moment.minute else ""
+    return f"{hour}{minutes}{'am' if moment.hour < 12 else 'pm'}"
+
+
+def said(found: dict[str, str]) -> str:
+    """A stored mention (``Mention.as_dict``) in words: "Tue 8 Dec, 10:30am", "every other
+    Saturday", "3:30pm"."""
+    if found.get("words"):
+        return found["words"]
+    parts = []
+    if found.get("date"):
+        day = date.fromisoformat(found["date"])
+        parts.append(f"{day:%a} {day.day} {day:%b} {day.year}")
+    if found.get("time"):
+        parts.append(spoken_time(time.fromisoformat(found["time"])))
+    text = ", ".join(parts)
+    lead = found.get("lead", "")
+    return f"{lead} {text}" if lead in ("by", "before", "until", "from") and text else text
