@@ -22,9 +22,6 @@ from memories.recall import Hit
 from talkingrock.text import sentences
 
 MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cover to answer it
-_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
-
-
 # Kinds of value whose absence from everything said about a thing means there is no answer:
 # "how much" with no amount said, "what time" with no time said (a "when" may be the day it was
 # told, and a "who" the sentence itself).
@@ -34,28 +31,17 @@ VALUE_KINDS = {
     "duration": "length of time",
     "schedule": "days",
 }
-
-
 LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
-
-
+_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
-
-
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
 LATER_TERMS = 2
-
-
+LATER_SCAN = 30
+LATER_RANK = 15
 # A later sentence names the same thing when it holds this share of what the best one is about
 # ("football's moved to wednesdays" holds football, not Fionn).
 SUBJECT_SHARE = 0.4
-
-
-LATER_SCAN = 30
-
-
-LATER_RANK = 15
 
 
 @dataclass(frozen=True)

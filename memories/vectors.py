@@ -18,7 +18,7 @@ Past ``TWO_PASS_ROWS`` rows (a member whose messages are evidence too: 160k rows
 contextual keys for the largest in bench/recall_latency.py), reading every vector whole is
 memory-bound: 40 ms a question. Such a partition also keeps each row in ``REDUCED`` dimensions
 (its coordinates on the partition's own principal directions, fixed when it first grows past the
-threshold), and a search reads those first, then scores its ``SHORTLIST`` best exactly: 12.6 ms
+threshold), and a search reads those first, then scores its ``SHORTLIST`` best exactly: 13 ms
 instead of 40.5, and recall's top 10 the same as with the full scan for 200 of the benchmark's
 200 questions (bench/recall_latency.py checks it each run). Smaller partitions keep the single
 exact scan.
@@ -41,7 +41,8 @@ _lock = threading.Lock()
 
 TWO_PASS_ROWS = 20_000
 REDUCED = 128  # dimensions read by the first pass
-SHORTLIST = 2_000  # rows the first pass hands to the exact one, and at least this many per asked:
+# The rows the first pass hands to the exact one: this many, or this many per neighbour asked.
+SHORTLIST = 2_000
 SHORTLIST_PER_ASKED = 20
 BASIS_SAMPLE = 20_000  # rows (own and contextual keys) the principal directions are found from
 
@@ -158,16 +159,17 @@ def nearest(
     ``context``, a memory is as near as the nearer of its own and its contextual key."""
     if not part.size:
         return []
-    rows = np.arange(part.size)
+    rows = slice(0, part.size)  # every row, read in place
     if part.basis is not None:  # the first pass, on the reduced coordinates: a shortlist
         shortlist = min(part.size, max(SHORTLIST, SHORTLIST_PER_ASKED * k))
-        first = _similarity(part, slice(0, part.size), vector @ part.basis, context, reduced=True)
+        first = _similarity(part, rows, vector @ part.basis, context, reduced=True)
         rows = np.argpartition(-first, shortlist - 1)[:shortlist]
+    ids = part.ids[rows]
     similarity = _similarity(part, rows, vector, context)
-    k = min(k, len(rows))
+    k = min(k, len(ids))
     top = np.argpartition(-similarity, k - 1)[:k]
-    top = top[np.lexsort((-part.ids[rows[top]], -similarity[top]))]
-    return [(int(part.ids[rows[i]]), float(1 - similarity[i])) for i in top]
+    top = top[np.lexsort((-ids[top], -similarity[top]))]
+    return [(int(ids[i]), float(1 - similarity[i])) for i in top]
 
 
 def distances(

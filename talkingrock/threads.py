@@ -1,8 +1,9 @@
 """One thread per numeric library per process, set in one place.
 
 Every process of Talking Rock (the web server's workers, the task worker, management commands,
-benchmarks and the tests) loads the settings before it imports numpy, torch or anything that
-links OpenBLAS/OpenMP, so the settings call ``limit()`` first thing. On a two-core household
+``python -m`` of one of its modules, benchmarks and the tests) imports the ``talkingrock``
+package before numpy, torch or anything that links OpenBLAS/OpenMP, so the package calls
+``limit()`` as it is imported (talkingrock/__init__.py). On a two-core household
 machine each library otherwise starts one thread per core *per process*: with two web workers
 and the task worker that is six busy threads fighting over two cores (``bench/load.py``
 measures both settings; docs/benchmarks.md has the figures).

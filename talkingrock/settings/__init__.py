@@ -19,8 +19,6 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 # The embedding model ships in a package; never reach for a hub at run time.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-# One thread per numeric library in every process: set when the talkingrock package is first
-# imported (talkingrock/__init__.py), before numpy loads.
 
 
 def _secret_key() -> str:
