@@ -2,6 +2,7 @@
 first, and abstention where nothing answers.
 
     .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose] [--via messages|import]
+                                      [--households h1,h9]
 
 Each household of tests/data/households/ is lived through the app as bench/household_recall.py
 does (its transcripts, closed, compressed offline, the review confirmed as it comes: what is
@@ -170,13 +171,21 @@ def main(argv=None) -> int:
         default="messages",
         help="typed message by message (send_message's path), or imported with their dates",
     )
+    parser.add_argument(
+        "--households",
+        default="",
+        help="only these households, comma-separated (h1,h9); the split's figures are theirs",
+    )
     args = parser.parse_args(argv)
+    only = {name for name in args.households.split(",") if name}
     print(f"$ {' '.join(sys.argv)}  ({datetime.now():%Y-%m-%d %H:%M})\n")
     with tempfile.TemporaryDirectory(prefix="talkingrock-answers-") as data_dir:
         setup(data_dir)
         for name in ("dev", "test") if args.split == "both" else (args.split,):
             split = {"by_kind": {}, "wrongly_declined": 0, "ms": [], "current_first": [0, 0]}
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
+                if only and household.name not in only:
+                    continue
                 users = replay(household, args.via)
                 ask(users, household, split, verbose=args.verbose and name == "dev")
             right = sum(a for a, _ in split["by_kind"].values())
