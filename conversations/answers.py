@@ -61,7 +61,16 @@ from conversations.questions import (
     read_question,
     value_in,
 )
-from conversations.sums import DIFFERENCE, TOTAL, amounts_in, latest_count, other_amount, worked_out
+from conversations.sums import (
+    DIFFERENCE,
+    TOTAL,
+    amounts_in,
+    asked_amounts,
+    latest_count,
+    other_amount,
+    price_each,
+    worked_out,
+)
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
 from talkingrock.language import spoken, values
@@ -96,6 +105,13 @@ MEANING_ANSWERS = 0.5
 # Sentences that cover at least this share of what the best one covers, and hold a value of the
 # same kind, tell the same thing: the one said last is the current one.
 SAME_THING = 0.75
+# A later word that names less of the thing, and only gives another value without saying it
+# changed, must still cover this share of what the best one covers: "she's charging €520" after
+# "Maeve is doing it again, €450", not "owe €1,960".
+LOOSE_SHARE = 0.5
+# A sum and its update are of a size: the new one at most this many times the old, or the old
+# this many times the new ("$2,100 instead of the 1850"; "18 months, not 22").
+UPDATE_RATIO = 2.5
 
 
 @dataclass
@@ -126,6 +142,8 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
 def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: set[str]) -> bool:
     """Whether ``c``, which holds a value of the kind asked for, tells what ``best`` tells (so
     that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
+    if not _same_measure(best, c, question):
+        return False
     names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE
     if c.said_on.date() == best.said_on.date():
         # Said the same day, another sentence with a value is about another thing ("a recheck
@@ -138,28 +156,37 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
         # The earlier word on the same thing: "£25 for a basic service" before "put the basic
         # service up to £30".
         return names_it
-    # A later word on the same thing that says it changed, though it names less of it:
-    # "football's moved to wednesdays at 5" after "Fionn has football on thursdays".
+    # One is a later word on the same thing that says it changed, though one of them names
+    # less of it: "football's moved to wednesdays at 5" after "Fionn has football on
+    # thursdays"; "orla's doing my return again, £380" before "shes charging £410 now".
+    earlier, later = (best, c) if c.said_on > best.said_on else (c, best)
     return (
-        c.said_on > best.said_on
-        and (
-            names_it
-            or (
-                c.rank < LATER_RANK  # found for the question: its conversation may name it
-                and bool(subject & (c.terms | c.around))
-                and _same_measure(best, c, question)
+        names_it
+        or (
+            c.rank < LATER_RANK  # found for the question: its conversation may name it
+            and (
+                values.says_it_changed(later.sentence)
+                or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
             )
+            and bool(subject & (c.terms | c.around))
         )
-        and values.tells_a_change(best.sentence, c.sentence)
-    )
+    ) and values.tells_a_change(earlier.sentence, later.sentence)
 
 
 def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
-    """Whether two sums can be one value and its update: not a price each and a fee a week."""
+    """Whether two sums can be one value and its update: not a price each and a fee a week,
+    nor a fee of £410 and the £2,240 of tax owed (an update is within ``UPDATE_RATIO`` of the
+    value it replaces)."""
     if question.wanted != "amount":
         return True
     pers = [{a.per for a in amounts_in(c)} - {""} for c in (one, other)]
-    return not (pers[0] and pers[1]) or bool(pers[0] & pers[1])
+    if pers[0] and pers[1] and not pers[0] & pers[1]:
+        return False
+    sums = [asked_amounts(c, question)[:1] for c in (one, other)]
+    if not (sums[0] and sums[1]):
+        return True
+    low, high = sorted(abs(float(found[0].value)) for found in sums)
+    return high <= UPDATE_RATIO * low
 
 
 def _current(best: Candidate, scored: list[Candidate], question: Question, owner=None) -> tuple:
@@ -286,22 +313,23 @@ def _also_needed(
     for other in scored[1:]:
         if other.hit.memory_id in {c.hit.memory_id for c in taken}:
             continue
-        if asked.coverage(current.terms | other.terms) - covered >= SECOND_MIN_GAIN or (
-            DIFFERENCE.search(question)
-            and coverage_of(other, asked) >= MIN_COVERAGE
-            and value_of(other, asked) not in ("", value_of(current, asked))
-        ):
+        if asked.coverage(current.terms | other.terms) - covered >= SECOND_MIN_GAIN:
             added.append(other)
             taken.append(other)
             break
-    if DIFFERENCE.search(normalise(question)) and not worked_out(question, taken):
+    if DIFFERENCE.search(normalise(question)) and not worked_out(question, asked, taken):
         # A difference needs both amounts; the other may have been said in another
         # conversation ("he quoted 620" in April, "the bill came to 780" in May).
         if other := other_amount(owner, asked, taken, scored):
             added.append(other)
             taken.append(other)
-    if TOTAL.search(normalise(question)) and (counted := latest_count(owner, asked, taken, scored)):
-        added.append(counted)
+    if TOTAL.search(normalise(question)):
+        # So many at a price each: the price, and how many said last.
+        if priced := price_each(asked, taken, scored):
+            added.append(priced)
+            taken.append(priced)
+        if counted := latest_count(owner, asked, taken, scored):
+            added.append(counted)
     return added
 
 
@@ -348,7 +376,7 @@ def answer_question(
     for other in _also_needed(owner, question, asked, chosen, scored):
         lines.append(_line(other, asked, now=now, lead=False))
         chosen.append(other)
-    if sum_said := worked_out(question, chosen):
+    if sum_said := worked_out(question, asked, chosen):
         lines.insert(0, sum_said)
     used: list[Hit] = []
     for candidate in chosen:

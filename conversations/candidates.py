@@ -32,16 +32,21 @@ VALUE_KINDS = {
     "schedule": "days",
 }
 LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
-_CLAUSE = re.compile(r"\s*(?:[,;:]|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
+# Clauses end at a comma, a semicolon or a colon, but not inside a figure ("$2,300", "10:30").
+_CLAUSE = re.compile(r"\s*(?:,(?!\d{3}\b)|;|:(?!\d)|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
 LATER_TERMS = 2
 LATER_SCAN = 30
 LATER_RANK = 15
+SAID_IN_SCAN = 200  # messages read from the conversations a sum's subject is named in
 # A later sentence names the same thing when it holds this share of what the best one is about
 # ("football's moved to wednesdays" holds football, not Fionn).
 SUBJECT_SHARE = 0.4
+# A message is read with the turns just before it: the assistant's question a terse reply
+# answers, and the member's message before that.
+TURNS_BEFORE = 2
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,13 @@ class Candidate:
     hit: Hit
     rank: int
     terms: frozenset[str]
-    around: frozenset[str] = frozenset()  # the words said around it (its conversation's)
+    around: frozenset[str] = frozenset()  # the words of its conversation's other hits
+    before: frozenset[str] = frozenset()  # a message's: the words of the turns just before it
+
+    @property
+    def context(self) -> frozenset[str]:
+        """The words said around it, which tell what it is about."""
+        return self.around | self.before
 
     @property
     def said_on(self) -> datetime:
@@ -71,19 +82,51 @@ def _pieces(memory: Memory) -> list[str]:
             continue  # a question asked is no answer to one
         if is_narrative(memory) and "“" in sentence:
             continue  # the narrative quoting another memory ("That replaces the earlier “…”")
-        clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
-        if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
-            found.append(sentence)
-            continue
-        # A dictated run-on: two clauses at a time, so that a value and what it is about stay
-        # together ("the tiler is ruth, she's coming tues").
-        found += [f"{a}, {b}" for a, b in pairwise(clauses)]
+        found += in_pieces(sentence)
     return found
 
 
+def in_pieces(sentence: str) -> list[str]:
+    """A sentence as it is read for an answer: whole, or a dictated run-on two clauses at a
+    time, so that a value and what it is about stay together ("the tiler is ruth, she's coming
+    tues")."""
+    clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
+    if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
+        return [sentence]
+    return [f"{a}, {b}" for a, b in pairwise(clauses)]
+
+
+def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
+    """The words of the ``TURNS_BEFORE`` messages before each message found, by its memory: what
+    a terse reply answers ("How did the bill come out?" then "780 which is more than he said")."""
+    said = {
+        hit.memory.message_id: hit.memory_id
+        for hit in hits
+        if hit.memory.kind == Memory.Kind.SAID and hit.memory.message_id is not None
+    }
+    places = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
+    wanted = {
+        (conversation_id, position - back): said[pk]
+        for pk, conversation_id, position in places
+        for back in range(1, TURNS_BEFORE + 1)
+        if position >= back
+    }
+    if not wanted:
+        return {}
+    before: dict[int, set[str]] = {}
+    found = Message.objects.filter(
+        conversation_id__in={conversation_id for conversation_id, _ in wanted},
+        position__in={position for _, position in wanted},
+    ).values_list("conversation_id", "position", "content")
+    for conversation_id, position, content in found:
+        if (memory_id := wanted.get((conversation_id, position))) is not None:
+            before.setdefault(memory_id, set()).update(content_terms(content))
+    return before
+
+
 def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
-    """Every sentence of the hits, each with the words of its conversation's other hits (what
-    was said around it)."""
+    """Every sentence of the hits, each with the words said around it: its conversation's other
+    hits and, for a message, the turns just before it."""
     pieces = [
         (rank_from + rank, hit, " ".join(piece.split()))
         for rank, hit in enumerate(hits)
@@ -95,6 +138,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             by_conversation.setdefault(hit.memory.conversation_id, set()).update(
                 content_terms(piece)
             )
+    turns_before = _turns_before(hits)
     # A narrative sentence that is one of the facts found with it is that fact (which carries
     # what it replaced): one candidate, ranked as the better of the two.
     facts = {
@@ -111,7 +155,8 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
         if piece:
             terms = content_terms(piece)
             around = frozenset(by_conversation.get(hit.memory.conversation_id, set()) - terms)
-            found.append(Candidate(piece, hit, rank, terms, around))
+            before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
+            found.append(Candidate(piece, hit, rank, terms, around, before))
     return [
         replace(c, rank=min(c.rank, ranks[key]))
         if c.hit.memory.kind == Memory.Kind.FACT
@@ -154,7 +199,7 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
         for c in candidates
         if c.hit.memory.kind == Memory.Kind.SAID
         and c.hit.memory.message_id is not None
-        and question.coverage(c.terms, c.around) >= MIN_COVERAGE
+        and question.coverage(c.terms, c.context) >= MIN_COVERAGE
         and not value_of(c, question)
     ]
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
@@ -179,7 +224,15 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
         if then:
             text = f"{first.sentence} … {then[:300]}"
             terms = content_terms(text)
-            found.append(replace(first, sentence=text, terms=terms, around=first.around - terms))
+            found.append(
+                replace(
+                    first,
+                    sentence=text,
+                    terms=terms,
+                    around=first.around - terms,
+                    before=first.before - terms,
+                )
+            )
     return found
 
 
@@ -191,7 +244,7 @@ def _rest_of_message(candidate: Candidate) -> str:
 
 
 def coverage_of(candidate: Candidate, question: Question) -> float:
-    return question.coverage(candidate.terms, candidate.around)
+    return question.coverage(candidate.terms, candidate.context)
 
 
 def value_of(candidate: Candidate, question: Question) -> str:
@@ -235,6 +288,20 @@ def said_later(owner, best: Candidate, question: Question, subject: set[str]) ->
     )
     hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
     return candidates_of(hits, rank_from=LATER_RANK)
+
+
+def said_in(owner, conversation_ids: set[int]) -> list[Candidate]:
+    """Everything the member said in these conversations, each sentence with the words of the
+    rest of its conversation: a figure said on its own ("final bill came in tho. €42,300") in a
+    conversation that is about the thing asked of ("SUNROOM IS DONE")."""
+    if owner is None or not conversation_ids:
+        return []
+    said = (
+        Memory.everything.select_related("act")
+        .filter(owner=owner, kind=Memory.Kind.SAID, conversation_id__in=conversation_ids)
+        .order_by("created_at", "pk")[:SAID_IN_SCAN]
+    )
+    return candidates_of([Hit(memory.pk, memory, 0.0, {}) for memory in said], rank_from=LATER_RANK)
 
 
 def share_of(subject: set[str], terms: frozenset[str], question: Question) -> float:

@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 
 from memories import search
 from memories.models import Memory
-from talkingrock.language import amounts, dates, spoken, tense, values
+from talkingrock.language import amounts, dates, places, spoken, tense, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
@@ -67,7 +67,11 @@ def words_of(text: str) -> list[str]:
 
 def content_terms(text: str) -> frozenset[str]:
     stems = ((w, stem(w)) for w in words_of(normalise(text)) if len(w) > 1 and not w.isdigit())
-    return frozenset(s for w, s in stems if w not in FILLER and s not in FILLER)
+    return frozenset(
+        s
+        for w, s in stems
+        if w not in FILLER and s not in FILLER and re.sub(r"['’]s$", "", w) not in FILLER
+    )
 
 
 def is_question(text: str) -> bool:
@@ -98,6 +102,7 @@ _ASKS = (
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("amount", re.compile(r"\bhow (?:much|many)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
+    ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
 )  # fmt: skip
 
@@ -185,6 +190,17 @@ def value_in(
     it on the day it was said."""
     if kind is None or kind == "name":
         return ""
+    if kind == "place":
+        found_places = nearest_first(
+            [
+                (p.start, p)
+                for p in places.places_in(sentence)
+                if not values.struck_out(sentence, p.start)
+            ],
+            sentence,
+            about,
+        )
+        return found_places[0][1].words if found_places else ""
     # Each date is read the way the verb before it tells time: "it came through on Tuesday"
     # looks back, "I'm taking her on the 2nd" ahead.
     ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
@@ -198,7 +214,9 @@ def value_in(
         found.append((start, mention))
     if not found:
         lean = tense.lean_of(sentence)
-    found = _nearest_first(found, sentence, about)
+    found = nearest_first(
+        [(at, m) for at, m in found if not values.struck_out(sentence, at)], sentence, about
+    )
     mentions = [m for _, m in found]
     if kind == "schedule":
         return next((m.recurs.words for m in mentions if m.recurs), "")
@@ -216,9 +234,11 @@ def value_in(
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
     found_amounts = [
-        (a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")
+        (a.start, a)
+        for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")
+        if not values.struck_out(sentence, a.start)
     ]
-    found_amounts = [a for _, a in _nearest_first(found_amounts, sentence, about)]
+    found_amounts = [a for _, a in nearest_first(found_amounts, sentence, about)]
     if kind == "duration":
         units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
         return next((a.said() for a in found_amounts if a.unit in units), "")
@@ -231,13 +251,25 @@ def value_in(
 DAY_SAID_AS = ("date", "day", "weekday", "relative")
 
 
-def _nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
+def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
     """Values in order of how near they are said to the words the question is about (in the
     order said, when it names none of them here)."""
     places = [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
     if not places:
         return sorted(found, key=lambda pair: pair[0])
-    return sorted(found, key=lambda pair: (min(abs(pair[0] - p) for p in places), pair[0]))
+
+    def distance(at: int, place: int) -> int:
+        # A value in another clause than the word is further off than it looks: "$900 cash,
+        # also no. Buckeye came in at $1,850" gives Buckeye's $1,850.
+        between = sentence[min(at, place) : max(at, place)]
+        return abs(at - place) + CLAUSE_APART * len(_CLAUSE_END.findall(between))
+
+    return sorted(found, key=lambda pair: (min(distance(pair[0], p) for p in places), pair[0]))
+
+
+# Characters a clause boundary between a value and the word it is near counts as.
+CLAUSE_APART = 40
+_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|,(?!\d)|\s[-–—]\s")
 
 
 @dataclass(frozen=True)
@@ -279,6 +311,16 @@ def _alike(word: str, other: str) -> bool:
     )
 
 
+# Words that ask for the value as it is now; for a question that is not about when, they name
+# nothing the answer says ("how much is the rent these days").
+_CURRENT_FRAME = re.compile(
+    r"\b(?:this|these) (?:year|yr|month|week|time|days)\b|\bat the moment\b|\bnowadays\b|"
+    r"\bcurrently\b|\bright now\b",
+    re.I,
+)
+_WHEN_KINDS = frozenset({"date", "time", "schedule", "duration"})
+
+
 def read_question(owner, question: str, *, asked_in_index: bool = False) -> Question:
     """A word weighs by how rare it is among the member's own words (IDF over their keyword
     index, which holds their memories and what they said: "playlist" decides, "want" hardly
@@ -289,6 +331,9 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     question = asked_part(question)
     text = normalise(question)
     wanted = asks_for(question)
+    if wanted not in _WHEN_KINDS:
+        # "what's orla charging this year": the current value, not a thing said with "year".
+        text = _CURRENT_FRAME.sub(" ", text)
     frame = FRAME_WORDS.get(wanted or "", frozenset())
     past = values.asks_about_the_past(question)
     if past:

@@ -11,14 +11,18 @@ from django.utils import timezone
 
 from conversations.candidates import (
     LATER_RANK,
+    MIN_COVERAGE,
     SUBJECT_SHARE,
     Candidate,
+    coverage_of,
+    said_in,
     said_later,
     share_of,
 )
-from conversations.questions import Question
+from conversations.questions import Question, nearest_first
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
+from talkingrock.language.values import struck_out
 
 # Questions that ask for a sum worked out from what was said: a difference ("how much under
 # budget", "how much did switching save", "how much do I still owe") or a total of so many at a
@@ -54,6 +58,25 @@ def _price_each(chosen: list[Candidate]):
     return next((a for c in chosen for a in amounts_in(c) if a.per == "each"), None)
 
 
+def price_each(question: Question, chosen: list[Candidate], scored: list[Candidate]):
+    """For a total whose sentences give no price each: the best sentence that covers the
+    question and gives one ("24 of my lemon cakes at £3 each", when the best one says how many
+    they want now and what else went up)."""
+    if _price_each(chosen) is not None:
+        return None
+    taken = {c.hit.memory_id for c in chosen}
+    return next(
+        (
+            c
+            for c in scored
+            if c.hit.memory_id not in taken
+            and coverage_of(c, question) >= MIN_COVERAGE
+            and any(a.per == "each" for a in amounts_in(c))
+        ),
+        None,
+    )
+
+
 def latest_count(
     owner, question: Question, chosen: list[Candidate], scored: list[Candidate]
 ) -> Candidate | None:
@@ -61,7 +84,7 @@ def latest_count(
     many ("Told Mel 68", or "her 40 planters" after "wants 30 at $22 each"), unless that is a
     sentence already chosen."""
     first = chosen[0]
-    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.context)}
     if not subject or _price_each(chosen) is None:
         return None
     pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
@@ -87,13 +110,22 @@ def other_amount(
     currency = next((a.currency for a in amounts_held if a.currency), "")
     first = chosen[0]
     # What it is about, in its words or its conversation's ("he quoted €780", about the clutch).
-    subject = {t for t in question.weights if question.covers(t, first.terms | first.around)}
+    subject = {t for t in question.weights if question.covers(t, first.terms | first.context)}
     if len(held) != 1 or not subject:
         return None
     pool = list(scored)
     if owner is not None:
         pool += said_later(owner, first, question, subject)
+        # A figure said on its own in a conversation about the same thing.
+        about = {
+            c.hit.memory.conversation_id
+            for c in scored
+            if c.hit.memory.conversation_id is not None
+            and share_of(subject, c.terms, question) >= SUBJECT_SHARE
+        }
+        pool += said_in(owner, about)
     taken = {c.hit.memory_id for c in chosen}
+    held_value = next(iter(held))
     best, best_key = None, None
     for candidate in pool:
         if candidate.hit.memory_id in taken:
@@ -101,20 +133,41 @@ def other_amount(
         others = [a for a in amounts_in(candidate) if a.value not in held]
         if not others:
             continue
-        share = share_of(subject, candidate.terms | candidate.around, question)
-        # About the same thing by its words, or found by recall for the question itself and
-        # holding a sum in the same currency ("€815 in the end", after "he quoted €780").
-        if share < SUBJECT_SHARE and not (
+        share = share_of(subject, candidate.terms | candidate.context, question)
+        # About the same thing by its words; or by some of them when said in another
+        # conversation (a final bill said on its own where the finished loft is); or found by
+        # recall for the question itself and holding a sum in the same currency ("€815 in the
+        # end", after "he quoted €780").
+        elsewhere = candidate.hit.memory.conversation_id != first.hit.memory.conversation_id
+        about = share >= SUBJECT_SHARE or (share > 0 and elsewhere)
+        if not about and not (
             candidate.rank < LATER_RANK and currency and others[0].currency == currency
         ):
             continue
-        key = (share >= SUBJECT_SHARE, share, -candidate.rank)
+        # Of as many, the one nearest the other in size: a difference sets like against like
+        # (a final bill against its quote, not against the deposit paid on it).
+        nearest = min(_apart(a.value, held_value) for a in others)
+        key = (about, -nearest, share, -candidate.rank)
         if best_key is None or key > best_key:
             best, best_key = candidate, key
     return best
 
 
-def worked_out(question: str, chosen: list[Candidate]) -> str:
+def _apart(one, other) -> float:
+    """How far apart two sums are in size, as a ratio (0 when equal)."""
+    low, high = sorted((abs(float(one)), abs(float(other))))
+    return 1.0 - low / high if high else 0.0
+
+
+def asked_amounts(candidate: Candidate, question: Question) -> list:
+    """The sums ``candidate`` says that still hold, nearest the question's words first."""
+    held = [
+        (a.start, a) for a in amounts_in(candidate) if not struck_out(candidate.sentence, a.start)
+    ]
+    return [a for _, a in nearest_first(held, candidate.sentence, frozenset(question.weights))]
+
+
+def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
     """A difference or a total worked out from the sentences that answer, said with what it is
     worked out from ("£3,400: £28,000 against £24,600"); "" when the question asks for none or
     the sentences do not hold what it needs."""
@@ -131,9 +184,12 @@ def worked_out(question: str, chosen: list[Candidate]) -> str:
         return ""
     money = []
     for candidate in chosen:
-        for amount in amounts_in(candidate):
+        # Each sentence's own figure: the one said nearest what the question is about, not one
+        # it says is no longer so ("now $2,100 instead of the 1850").
+        for amount in asked_amounts(candidate, asked):
             if amount.value not in [a.value for a in money]:
                 money.append(amount)
+                break
     if len(money) < 2:
         return ""
     first, second = money[:2]

@@ -78,6 +78,12 @@ def is_verb_form(word: str) -> bool:
     return False
 
 
+def is_verb(word: str) -> bool:
+    """Whether ``word`` (lower case) is an English verb, in its base form or inflected."""
+    verbs = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ())
+    return word in verbs or is_verb_form(word)
+
+
 def parse_one(text: str):
     return parse([text])[0]
 

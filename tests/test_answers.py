@@ -298,7 +298,7 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
     [
         ("which nights is sam at karate, need to sort the car", "which nights is sam at karate", "schedule"),
         ("how much was the boiler? dad's asking", "how much was the boiler?", "amount"),
-        ("where's the spare key again, I've confused myself", "where's the spare key again", None),
+        ("where's the spare key again, I've confused myself", "where's the spare key again", "place"),
         ("do I want the late slot when it's offered?", "do I want the late slot when it's offered?", None),
         ("do you remember when the boiler man is coming", "do you remember when the boiler man is coming", "date"),
         ("what time is swimming, i forgot when", "what time is swimming, i forgot when", "time"),
@@ -309,3 +309,89 @@ def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
     question does not ask for the "when" of its own clause."""
     assert questions.asked_part(question) == asked
     assert questions.asks_for(questions.asked_part(question)) == wanted
+
+
+def test_a_figure_said_on_its_own_is_the_other_side_of_a_difference(alice, index):
+    """The final bill is said bare in a conversation about the finished loft ("invoice came
+    today. £13,150"); the deposit said with the quote is not what the quote is set against."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=120),
+        "loft conversion quote is £12,400 all in, eight weeks he reckons",
+        "deposit is ten percent so £1,240 ugh",
+        apart=timedelta(minutes=2),
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=5),
+        "THE LOFT IS FINISHED",
+        "the invoice came today tho. £13,150",
+        "we paid the 1,240 and 6k so far so its 5,910 left",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "how much over the quote did the loft come in")
+
+    assert answer.text.splitlines()[0].startswith("£750")
+
+
+def test_a_later_figure_about_something_else_is_not_the_current_one(alice, index):
+    """ "orla's charging £410 now" replaces "£380"; "owe £2,240", said later in the same talk
+    about the accounts, is the tax owed, not her fee."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=150), "orla the accountant is doing my return again, £380"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "sent orla the receipts",
+        "shes charging £410 now bc of the state of them lol",
+        apart=timedelta(minutes=2),
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=10), "return is filed, orla says i owe £2,240 this year"
+    )
+    index(alice)
+
+    answer = ask(alice, "whats orla charging me this year")
+
+    first = answer.text.splitlines()[0]
+    assert first.startswith("£410")
+    assert "£380" in first
+
+
+def test_a_day_said_as_no_longer_so_reads_on_to_the_new_one(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=40), "the builder starts the week of the 8th, finally"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "builder rang, another job ran over so hes not starting the 8th 🙄",
+        "monday the 22nd now",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "when is the builder starting again")
+
+    assert answer.kind == "answer"
+    assert "22" in answer.text.splitlines()[0].split("—")[0]
+
+
+def test_where_gets_the_place_and_the_current_one_first(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=50), "mums party is at the Fox and Hound, saturday 13th june"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=12),
+        "the party moved to the bowls club pavilion now, not the Fox, they double booked us",
+    )
+    index(alice)
+
+    answer = ask(alice, "where's mum's party again")
+
+    assert answer.text.startswith("bowls club pavilion")
+    assert "Fox and Hound" in answer.text

@@ -151,7 +151,11 @@ def shared_kinds(first: str, second: str) -> set[str]:
 _CHANGED = re.compile(
     r"\b(?:moved|changed?|switched|instead|no longer|anymore|cancell?ed|postponed|rescheduled|"
     r"pushed (?:back|to)|brought forward|going with|went with|settled on|not \w+ after all|"
-    r"now,? not|now instead|went up|gone up|went down|gone down)\b",
+    r"now,? not|now instead|(?:went|gone|goes|going|came|come|comes|coming) (?:up|down)|"
+    r"(?:dropped|reduced|lowered|cut|raised|increased|decreased|bumped|upped|put)"
+    r"(?: [\w'’]+){0,3}? (?:up |down )?to)\b"
+    # a value said as the one that holds now: "£410 now", "monday 22nd now", "now at 5:15"
+    r"|\d[\w:.,]*\s+now\b|\bnow (?:(?:at|on|is|its|it's|it’s|only|just)\s+)?[£$€]?\d",
     re.I,
 )
 # How a question asks for the earlier value ("what was the first quote?").
@@ -165,6 +169,22 @@ _THE_PAST = re.compile(
 )
 # Their words say which value is asked for (the earlier one), not what it is a value of.
 PAST_WORDS = frozenset(word for phrase in _PAST_PHRASES for word in phrase.split())
+
+
+# A value said as the one that no longer holds: "3:30 now, not 3pm", "hes not starting the
+# 8th", "$2,100 instead of the 1850", "up from £112", "18 months not 22".
+_STRUCK = re.compile(
+    r"(?:\b(?:not|never|no longer|instead of|rather than|(?:up|down|moved|changed|pushed|"
+    r"switched|brought forward|back) from)|n['’]t)\s+(?:[a-z]+ing\s+)?"
+    r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*[£$€]?$",
+    re.I,
+)
+
+
+def struck_out(text: str, start: int) -> bool:
+    """Whether the value said at ``start`` of ``text`` is said as the one that no longer
+    holds, or never did ("not 3pm", "instead of the 1850", "up from £112")."""
+    return bool(_STRUCK.search(text[max(0, start - 60) : start]))
 
 
 def says_it_changed(text: str) -> bool:

@@ -1,0 +1,84 @@
+"""Reading the value a sentence gives (issue 22): where it says a thing is, a value said as no
+longer so ("3:30 now, not 3pm"), the words that say a value changed, and figures kept whole when
+a run-on is read a clause at a time."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from conversations import candidates, questions
+from talkingrock.language import places, values
+
+SAID_ON = date(2026, 6, 3)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("its sept 8 + 9 in penzance this year", ["penzance"]),
+        ("moved to sheffield now, sat 23rd", ["sheffield"]),
+        ("the do is at the bowls club pavilion now", ["bowls club pavilion"]),
+        ("we're going to Madeira instead, 14th to 21st", ["Madeira"]),
+        ("spare key is behind the meter box by the porch", ["meter box"]),
+        ("pick them up at school then on to Aldi", ["school", "Aldi"]),
+        ("i'll be there in a bit, on the phone till 6", []),
+        ("see you in the morning at 5", []),
+    ],
+)
+def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
+    assert [p.words for p in places.places_in(sentence)] == found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "value"),
+    [
+        ("swimming is 5:15 now, not 4:45", "time", "5:15pm"),
+        ("the rent's going up from £640 to £685", "amount", "£685"),
+        ("she's charging €520 now not 450 bc of the receipts", "amount", "€520"),
+        ("hes not starting the 8th 🙄", "date", ""),
+        ("the party's at the cricket club now, not the Fox", "place", "cricket club"),
+    ],
+)
+def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):
+    assert questions.value_in(sentence, kind, said_on=SAID_ON) == value
+
+
+@pytest.mark.parametrize(
+    ("sentence", "changed"),
+    [
+        ("they dropped us to £121 from August", True),
+        ("put the basic service up to £30", True),
+        ("prices came down a bit", True),
+        ("shes charging £410 now bc of the receipts", True),
+        ("swimming is now at 5:15", True),
+        ("I am now at work", False),
+        ("we cut the grass on sunday", False),
+        ("I put it in the drawer next to the door", False),
+        ("pickup is at 3pm", False),
+    ],
+)
+def test_the_words_that_say_a_value_changed(sentence, changed):
+    assert values.says_it_changed(sentence) is changed
+
+
+def test_a_run_on_read_a_clause_at_a_time_keeps_its_figures_whole():
+    """Commas and colons inside "$2,300" and "10:30" do not end a clause."""
+    run_on = (
+        "got three quotes, the first lot wanted $2,300 which lol no, the second said $900 cash "
+        "which also no, and the third came in at $1,850 for three guys, here at 10:30 on the day"
+    )
+    pieces = candidates.in_pieces(run_on)
+    assert len(pieces) > 1
+    joined = " | ".join(pieces)
+    assert "$2,300" in joined and "$1,850" in joined and "10:30" in joined
+    assert "$2 " not in joined and "$2," not in joined.replace("$2,300", "")
+
+
+def test_a_value_is_read_from_its_own_clause_first():
+    """ "$900 cash, also no. Buckeye came in at $1,850": the figure said with the thing asked
+    about, not the one nearer in letters across a clause boundary."""
+    sentence = "the other guy said $900 cash which, also no. harbour movers came in at $1,850"
+    about = frozenset({"harbour", "mover"})
+    assert questions.value_in(sentence, "amount", said_on=SAID_ON, about=about) == "$1,850"
