@@ -83,6 +83,9 @@ NO_MEMORY = "I don't have a memory of that."
 # counts most; the kind of thing asked for, the rank recall gave and what the source is break
 # ties.
 TYPE_WEIGHT = 0.35
+# The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
+SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place"})
+TOLD_ON_SHARE = 0.5  # of TYPE_WEIGHT, for a day that is only the day it was told
 RANK_WEIGHT = 0.15
 SOURCE_WEIGHT = {
     Memory.Kind.FACT: 0.1,
@@ -128,7 +131,10 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
         score *= EMPTY_WEIGHT
     if question.wanted is not None:
         if value_of(candidate, question):
-            score += TYPE_WEIGHT
+            # "when did …": a sentence that names the day outranks one that only tells it
+            # happened (and so happened on the day it was told).
+            told_only = question.happened and not held_value(candidate, question.wanted)
+            score += TYPE_WEIGHT * (TOLD_ON_SHARE if told_only else 1.0)
         elif question.wanted != "name":
             score *= WRONG_KIND_WEIGHT
     score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))
@@ -201,7 +207,12 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
         c
         for c in scored
         if c.hit.memory_id != best.hit.memory_id
-        and value_of(c, question)
+        # a value it states, not only the day it was told on ("her teeth moved faster")
+        and (
+            held_value(c, question.wanted, about=frozenset(question.weights))
+            if question.wanted
+            else any_value(c)
+        )
         and _tells_the_same(c, best, question, subject)
     ]
     told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
@@ -254,7 +265,8 @@ def _source(hit: Hit, *, now: datetime) -> str:
 def _line(candidate: Candidate, question: Question, *, now: datetime, lead: bool) -> str:
     """ "3:30pm — “pickup moved to 3:30 now” (you said on 25 November)": the value asked for
     first, when the sentence states one, then the sentence and where it comes from."""
-    value = value_of(candidate, question) if lead and question.wanted else ""
+    # A preference is the sentence itself: nothing is put before it.
+    value = value_of(candidate, question) if lead and question.wanted in SAID_FIRST else ""
     said = f"“{candidate.sentence.rstrip()}” ({_source(candidate.hit, now=now)})"
     return f"{value} — {said}" if value else said
 

@@ -132,6 +132,11 @@ FRAME_WORDS = {
     "time": frozenset({"time", "hour", "early", "late"}),
     "date": frozenset({"date", "day"}),
     "name": frozenset({"name", "called"}),
+    # what says a preference, not what it is about: the sentence that answers may put it in
+    # other words ("I can't stand DJs" for "did I want a DJ")
+    "preference": frozenset(
+        "preference prefer rather view consider keen want wanted like mind better avoid up".split()
+    ),
 }
 # "when did", "what day did": the day something happened, which is the day it was told of when
 # the telling names none ("stu came round to look at the roof").
@@ -144,16 +149,44 @@ _YES_OR_NO = re.compile(rf"^\s*(?:{'|'.join(sorted(AUXILIARIES))})\b")
 _ASKS_ON = re.compile(r"\b(?:know|remember|recall|tell me|remind me|say|said)\b")
 
 
+# A question about what someone wants, likes or would rather, however it is put: "did I want a
+# DJ or a playlist", "any flight times I should avoid", "would I be up for quizmaster", "does dad
+# do better with mornings". Asked yes-or-no as often as not.
+_ASKS_PREFERENCE = re.compile(
+    r"\bprefer(?:ence|s|red)?\b|\brather\b|\b(?:do|did|would|does) (?:i|we|he|she|they|you) "
+    r"(?:want|like|mind|prefer|do better)\b|\bshould (?:i|we) (?:just )?avoid\b|\bavoid\b|"
+    r"\bdo(?:es)? better\b|\bup for\b|\b(?:have|had) a view\b|\bfeel about\b|\bwant(?:ed)? for\b|\bkeen on\b",
+    re.I,
+)
+# How a sentence says what someone wants or would rather: "I'd rather run the raffle", "he can't
+# stand DJs", "morning appointments are way better for dad", "no early flights".
+_PREFERS = re.compile(
+    r"\b(?:rather|prefer\w*|(?:don['’]?t|do not|doesn['’]?t|never) want|"
+    r"(?:i|we|he|she|they|you)(?: really| just| only)? want(?:s|ed)?(?! to (?:ask|say|tell|know))|"
+    r"not one of (?:those|them)|"
+    r"can['’]?t stand|cannot stand|hate[sd]?|love[sd]?|(?:way |much |far )?better|worse|"
+    r"avoid\w*|no way|never again|not a fan|fan of|keen|happy to|refus\w*|turn(?:s|ed)? down|"
+    r"(?:not|never) (?:doing|having|going)|sick of|fed up)\b",
+    re.I,
+)
+
+
+def prefers(sentence: str) -> str:
+    """The words by which ``sentence`` says what someone wants or would rather ("" if none)."""
+    found = _PREFERS.search(sentence)
+    return found.group(0) if found else ""
+
+
 def asks_for(question: str) -> str | None:
-    """The kind of value that answers: "schedule", "time", "duration", "amount", "date" or
-    "name" (None: any sentence that covers the question, and a yes-or-no question)."""
+    """The kind of value that answers: "preference", "schedule", "time", "duration", "amount",
+    "date", "place" or "name" (None: any sentence that covers the question, and a yes-or-no
+    question)."""
     text = normalise(question).lower()
-    if _YES_OR_NO.search(text) and not _ASKS_ON.search(text):
-        return None
-    for kind, pattern in _ASKS:
-        if pattern.search(text):
-            return kind
-    return None
+    if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
+        for kind, pattern in _ASKS:
+            if pattern.search(text):
+                return kind
+    return "preference" if _ASKS_PREFERENCE.search(text) else None
 
 
 # What is asked, without what the asker adds after it: "which days am i wfh again, need to tell
@@ -190,6 +223,8 @@ def value_in(
     it on the day it was said."""
     if kind is None or kind == "name":
         return ""
+    if kind == "preference":
+        return prefers(sentence)
     if kind == "place":
         found_places = nearest_first(
             [

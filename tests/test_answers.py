@@ -299,9 +299,13 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("which nights is sam at karate, need to sort the car", "which nights is sam at karate", "schedule"),
         ("how much was the boiler? dad's asking", "how much was the boiler?", "amount"),
         ("where's the spare key again, I've confused myself", "where's the spare key again", "place"),
-        ("do I want the late slot when it's offered?", "do I want the late slot when it's offered?", None),
+        ("do I want the late slot when it's offered?", "do I want the late slot when it's offered?", "preference"),
         ("do you remember when the boiler man is coming", "do you remember when the boiler man is coming", "date"),
         ("what time is swimming, i forgot when", "what time is swimming, i forgot when", "time"),
+        ("did I want a DJ or a playlist for the do", "did I want a DJ or a playlist for the do", "preference"),
+        ("any times i should avoid for the vet", "any times i should avoid for the vet", "preference"),
+        ("would i be up for doing the teas again", "would i be up for doing the teas again", "preference"),
+        ("how much extra did jo want for the tiles", "how much extra did jo want for the tiles", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -395,3 +399,43 @@ def test_where_gets_the_place_and_the_current_one_first(alice, index):
 
     assert answer.text.startswith("bowls club pavilion")
     assert "Fox and Hound" in answer.text
+
+
+def test_a_preference_is_answered_by_what_was_said_about_wanting_it(alice, index):
+    """ "Would I be up for …?": the sentence that says what the member would rather, though
+    another shares more of the question's words."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "the fete committee want someone to run the tombola again this year",
+        "not me, id be useless at the tombola, id rather do the teas",
+        apart=timedelta(minutes=2),
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=20), "the fete made 900 quid, the tombola did loads"
+    )
+    index(alice)
+
+    answer = ask(alice, "the committee asked again, would i be up for running the tombola")
+
+    assert answer.kind == "answer"
+    assert "rather do the teas" in answer.text.splitlines()[0]
+
+
+def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=30), "jo's brace went on yesterday, took about an hour"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=3),
+        "ortho says jo is ahead of schedule with the brace",
+        "her teeth moved faster than he expected",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "when did jo get her brace on")
+
+    told = timezone.localtime(NOW - timedelta(days=31)).date()
+    assert answer.text.startswith(f"{told:%A} {told.day} ")
