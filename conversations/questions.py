@@ -254,7 +254,14 @@ def value_in(
     )
     mentions = [m for _, m in found]
     if kind == "schedule":
-        return next((m.recurs.words for m in mentions if m.recurs), "")
+        schedule = next((m.recurs for m in mentions if m.recurs), None)
+        if schedule is None:
+            return ""
+        # "every 6 weeks, always tues first thing": the interval and the day said beside it.
+        day = next((m.day for m in mentions if m.said_as == "weekday" and m.day), None)
+        if "BYDAY" not in schedule.rule and day is not None:
+            return f"{schedule.words}, on {day:%A}"
+        return schedule.words
     if kind == "time":
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     if kind == "date":

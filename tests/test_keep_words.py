@@ -33,6 +33,7 @@ def extract(*lines: str, household=("Maya", "Sam")):
         ("swimming every other saturday", [(11, 28), (12, 12), (12, 26)], "every other"),
         ("book club is the first saturday of the month", [(12, 5), (1, 2), (2, 6)], "first"),
         ("bins go out every tues", [(12, 1), (12, 8)], "Tuesday"),
+        ("the bins go out sunday nights", [(11, 29), (12, 6)], "Sunday nights"),
     ],
 )
 def test_a_schedule_stays_a_schedule(said, rule, words):

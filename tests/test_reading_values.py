@@ -39,6 +39,11 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
         ("she's charging €520 now not 450 bc of the receipts", "amount", "€520"),
         ("hes not starting the 8th 🙄", "date", ""),
         ("the party's at the cricket club now, not the Fox", "place", "cricket club"),
+        (
+            "adjustments every 6 weeks, always tues first thing",
+            "schedule",
+            "every 6 weeks, on Tuesday",
+        ),
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):

@@ -156,6 +156,8 @@ _NTH_OF_MONTH = re.compile(
     rf"(?:of|in)\s+(?:the|every|each|a)\s+month\b"
 )
 _EVERY_WEEKDAY = re.compile(rf"\b(?:every|each)\s+({_WD})\b")
+# A weekday with a part of the day in the plural: "sunday nights", "tuesday mornings".
+_DAY_PARTS = re.compile(rf"\b(?:on\s+)?({_WD})\s+(mornings|afternoons|evenings|nights)\b")
 _DAY_OF_EVERY_MONTH = re.compile(
     rf"\b(?:on\s+)?the\s+{_DAYNUM}\s+of\s+(?:every|each|the)\s+month\b"
 )
@@ -438,6 +440,10 @@ def _read_schedules(f: _Finder) -> None:
         day = WEEKDAYS[m[1]]
         return _schedule(_weekly([day]), f"every {calendar.day_name[day]}")
 
+    def day_parts(m: re.Match) -> dict:
+        day = WEEKDAYS[m[1]]
+        return _schedule(_weekly([day]), f"weekly on {calendar.day_name[day]} {m[2]}")
+
     def every_unit(m: re.Match) -> dict:
         said = " ".join(m[1].split())
         if m[2]:
@@ -452,6 +458,7 @@ def _read_schedules(f: _Finder) -> None:
     f.each(_EVERY_WEEKDAY, every_weekday, "schedule")
     f.each(_WEEKDAY_RUN, run, "schedule")
     f.each(_PLURAL_DAYS, plural, "schedule")
+    f.each(_DAY_PARTS, day_parts, "schedule")
     f.each(_EVERY_UNIT, every_unit, "schedule")
 
 
