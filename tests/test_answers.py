@@ -439,3 +439,20 @@ def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, ind
 
     told = timezone.localtime(NOW - timedelta(days=31)).date()
     assert answer.text.startswith(f"{told:%A} {told.day} ")
+
+
+def test_what_is_still_owed_is_the_total_less_what_was_paid(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "the lake weekend",
+        "240 each all in",
+        "jo wants 60 deposit by the 20th",
+        apart=timedelta(minutes=1),
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=40), "sent jo the deposit for the lake")
+    index(alice)
+
+    answer = ask(alice, "how much do i still owe jo for the lake weekend")
+
+    assert answer.text.splitlines()[0].startswith("180")

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from conversations import candidates, questions
-from talkingrock.language import places, values
+from talkingrock.language import amounts, places, values
 
 SAID_ON = date(2026, 6, 3)
 
@@ -87,3 +87,17 @@ def test_a_value_is_read_from_its_own_clause_first():
     sentence = "the other guy said $900 cash which, also no. harbour movers came in at $1,850"
     about = frozenset({"harbour", "mover"})
     assert questions.value_in(sentence, "amount", said_on=SAID_ON, about=about) == "$1,850"
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("jo wants 60 deposit by the 20th", "60"),
+        ("paid 45 for the parking", "45"),
+        ("20 more people are coming", None),
+        ("we have 12 kids coming", None),
+    ],
+)
+def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
+    found = [str(a.value) for a in amounts.find(said)]
+    assert found == ([value] if value else [])

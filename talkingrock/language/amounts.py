@@ -130,6 +130,21 @@ def _money_by_context(text: str, start: int, end: int) -> bool:
     return bool(_MONEY_CUE.search(before) or _MONEY_CUE.search(after))
 
 
+# Said right beside a two-digit number, these make it a sum ("wants 60 deposit", "paid 45 for
+# it"); "more" and "less" do not ("20 more people").
+_NEAR_MONEY = re.compile(
+    r"\b(cost|costs|quoted|paid|pay|owe|owes|owed|charged|charges|deposit|fee|quid|bucks|"
+    r"euro|euros|dollars|pounds)\b",
+    re.IGNORECASE,
+)
+
+
+def _money_beside(text: str, start: int, end: int) -> bool:
+    before = " ".join(text[max(0, start - 20) : start].split()[-1:])
+    after = " ".join(text[end : end + 15].split()[:1])
+    return bool(_NEAR_MONEY.fullmatch(before) or _NEAR_MONEY.fullmatch(after))
+
+
 def find(
     text: str,
     *,
@@ -153,13 +168,16 @@ def find(
         symbol, number, multiplier, unit_word, per = m.groups()
         is_word_number = not number[:1].isdigit()
         bare = not (symbol or multiplier or unit_word or per)
+        digits = len(number.replace(",", "").split(".")[0]) if number[:1].isdigit() else 0
         if bare and not (
-            number[:1].isdigit()
-            and len(number.replace(",", "").split(".")[0]) >= 3
-            and (
-                _money_by_context(text, start, end)
-                or (asked_for_a_sum and not _YEAR.fullmatch(number))
+            (
+                digits >= 3
+                and (
+                    _money_by_context(text, start, end)
+                    or (asked_for_a_sum and not _YEAR.fullmatch(number))
+                )
             )
+            or (digits == 2 and _money_beside(text, start, end))
         ):
             continue  # a bare number: a count, a house number, a year
         if is_word_number and not (multiplier or unit_word):
