@@ -47,6 +47,7 @@ from conversations.candidates import (
     any_value,
     candidates_of,
     continued,
+    corrected,
     coverage_of,
     held_value,
     is_narrative,
@@ -362,6 +363,11 @@ def answer_question(
         return Answer(NO_MEMORY, "no_memory", reason="The question has no words to look for.")
     candidates = candidates_of(hits)
     candidates += continued(candidates, asked)
+    if corrections := corrected(candidates, asked):
+        # What was said and then corrected is read only with its correction.
+        replaced = {(said.hit.memory_id, said.sentence) for said, _ in corrections}
+        candidates = [c for c in candidates if (c.hit.memory_id, c.sentence) not in replaced]
+        candidates += [read for _, read in corrections]
     if not candidates:
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
     scored = sorted(candidates, key=lambda c: -_score(c, asked, len(hits)))

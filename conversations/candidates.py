@@ -19,6 +19,7 @@ from conversations.questions import Question, content_terms, is_question, value_
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
+from talkingrock.language import values
 from talkingrock.text import sentences
 
 MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cover to answer it
@@ -233,6 +234,49 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
                     before=first.before - terms,
                 )
             )
+    return found
+
+
+def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Candidate, Candidate]]:
+    """A message read with the member's next one when that corrects it ("I'm taking her on the
+    2nd at 9:15" then "wait no, 9:45. I wrote it down wrong"): each sentence so corrected, and
+    the two read as one, where the value after the correction is the one that holds."""
+    if question.wanted not in VALUE_KINDS and question.wanted not in ("date", "place"):
+        return []
+    said = {
+        c.hit.memory.message_id: c
+        for c in candidates
+        if c.hit.memory.kind == Memory.Kind.SAID and c.hit.memory.message_id is not None
+    }
+    places = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
+    places = list(places)
+    # The member's next message: right after, or after the assistant's reply (a message right
+    # after another is that one's next, not the one before's).
+    wanted = {(conversation_id, position + 2): pk for pk, conversation_id, position in places}
+    wanted |= {(conversation_id, position + 1): pk for pk, conversation_id, position in places}
+    if not wanted:
+        return []
+    following = Message.objects.filter(
+        role=Message.Role.USER,
+        conversation_id__in={conversation_id for conversation_id, _ in wanted},
+        position__in={position for _, position in wanted},
+    ).values_list("conversation_id", "position", "content")
+    found = []
+    for conversation_id, position, content in sorted(following, key=lambda row: row[1]):
+        first = said.pop(wanted.get((conversation_id, position)), None)
+        text = " ".join(content.split())
+        if first is None or values.corrected_from(text) is None:
+            continue
+        joined = f"{first.sentence} … {text[:300]}"
+        terms = content_terms(joined)
+        read = replace(
+            first,
+            sentence=joined,
+            terms=terms,
+            around=first.around - terms,
+            before=first.before - terms,
+        )
+        found.append((first, read))
     return found
 
 

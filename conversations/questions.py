@@ -227,11 +227,7 @@ def value_in(
         return prefers(sentence)
     if kind == "place":
         found_places = nearest_first(
-            [
-                (p.start, p)
-                for p in places.places_in(sentence)
-                if not values.struck_out(sentence, p.start)
-            ],
+            still_held([(p.start, p) for p in places.places_in(sentence)], sentence),
             sentence,
             about,
         )
@@ -249,9 +245,8 @@ def value_in(
         found.append((start, mention))
     if not found:
         lean = tense.lean_of(sentence)
-    found = nearest_first(
-        [(at, m) for at, m in found if not values.struck_out(sentence, at)], sentence, about
-    )
+    said_days = [m for _, m in found if m.day is not None and m.said_as in DAY_SAID_AS]
+    found = nearest_first(still_held(found, sentence), sentence, about)
     mentions = [m for _, m in found]
     if kind == "schedule":
         schedule = next((m.recurs for m in mentions if m.recurs), None)
@@ -265,8 +260,14 @@ def value_in(
     if kind == "time":
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     if kind == "date":
+        corrected = values.corrected_from(sentence)
         for mention in mentions:
             at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
+            if mention.day is None and mention.time and corrected and mention.start >= corrected:
+                # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
+                day = next((m.day for m in said_days if m.start < corrected), None)
+                if day is not None:
+                    return spoken.spoken(day, weekday=True) + at
             if mention.recurs is not None:
                 return mention.recurs.words + at
             if mention.day is not None and mention.said_as in DAY_SAID_AS:
@@ -275,11 +276,10 @@ def value_in(
             return spoken.spoken(said_on, weekday=True)
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
     skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    found_amounts = [
-        (a.start, a)
-        for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")
-        if not values.struck_out(sentence, a.start)
-    ]
+    found_amounts = still_held(
+        [(a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")],
+        sentence,
+    )
     found_amounts = [a for _, a in nearest_first(found_amounts, sentence, about)]
     if kind == "duration":
         units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
@@ -288,6 +288,17 @@ def value_in(
         money = [a for a in found_amounts if a.is_money or not a.unit]
         return money[0].said() if money else ""
     return ""
+
+
+def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int, object]]:
+    """The values of ``found`` (each with where it is said) that still hold: not said as no
+    longer so ("not 3pm"), nor said before a correction that gives another ("at 9:15 … wait
+    no, 9:45")."""
+    held = [(at, value) for at, value in found if not values.struck_out(sentence, at)]
+    corrected = values.corrected_from(sentence)
+    if corrected is not None and any(at >= corrected for at, _ in held):
+        held = [(at, value) for at, value in held if at >= corrected]
+    return held
 
 
 DAY_SAID_AS = ("date", "day", "weekday", "relative")

@@ -456,3 +456,21 @@ def test_what_is_still_owed_is_the_total_less_what_was_paid(alice, index):
     answer = ask(alice, "how much do i still owe jo for the lake weekend")
 
     assert answer.text.splitlines()[0].startswith("180")
+
+
+def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
+    """ "wait no, 9:45": the member's next message corrects the time; the day stays."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=12),
+        "the vet says stitches out in 10 days",
+        "so I'm taking rolo on the 2nd at 9:15 before work",
+        "wait no, 9:45. wrote it down wrong",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when am I taking rolo to get his stitches out")
+
+    first = answer.text.splitlines()[0]
+    assert first.split("—")[0].strip().endswith("at 9:45am")

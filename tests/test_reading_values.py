@@ -44,6 +44,12 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
             "schedule",
             "every 6 weeks, on Tuesday",
         ),
+        (
+            "taking her on the 3rd at 9:15 … wait no, 9:45. wrote it down wrong",
+            "date",
+            "Wednesday 3 June 2026 at 9:45am",
+        ),
+        ("the quote was 640 … sorry i mean 460", "amount", "460"),
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):

@@ -181,6 +181,22 @@ _STRUCK = re.compile(
 )
 
 
+# A correction of what was just said: "wait no, 9:45", "no wait, thursday", "sorry, I mean the
+# 14th", "*tuesday".
+CORRECTION = re.compile(
+    r"(?:^|…\s*|[.!?]\s+)(?:wait,?\s+no\b|no,?\s+wait\b|sorry,?\s+i\s+mean\b|i\s+mean\b|"
+    r"correction\b|scratch\s+that\b|oops\b|\*)",
+    re.I,
+)
+
+
+def corrected_from(text: str) -> int | None:
+    """Where the last correction in ``text`` starts ("… wait no, 9:45"): a value said after it
+    replaces one of the same kind said before it. None when there is none."""
+    found = list(CORRECTION.finditer(text))
+    return found[-1].end() if found else None
+
+
 def struck_out(text: str, start: int) -> bool:
     """Whether the value said at ``start`` of ``text`` is said as the one that no longer
     holds, or never did ("not 3pm", "instead of the 1850", "up from £112")."""
