@@ -399,6 +399,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
             and not word.isdigit()
             and word not in FILLER
             and term not in FILLER
+            and re.sub(r"['’]s$", "", word) not in FILLER
             and word not in frame
         ):
             words.setdefault(term, word.replace("'", " ").replace("’", " ").split()[0])

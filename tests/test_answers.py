@@ -474,3 +474,10 @@ def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
 
     first = answer.text.splitlines()[0]
     assert first.split("—")[0].strip().endswith("at 9:45am")
+
+
+def test_a_question_word_with_an_s_is_not_a_word_to_look_for(alice, kitchen):
+    asked = questions.read_question(alice, "where's the oak butcher block again")
+
+    assert asked.wanted == "place"
+    assert set(asked.weights) == {"oak", "butcher", "block"}
