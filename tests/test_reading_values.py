@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from conversations import candidates, questions
-from talkingrock.language import amounts, places, values
+from talkingrock.language import amounts, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
 
@@ -107,3 +107,10 @@ def test_a_value_is_read_from_its_own_clause_first():
 def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
     found = [str(a.value) for a in amounts.find(said)]
     assert found == ([value] if value else [])
+
+
+def test_a_date_is_read_by_the_verb_of_its_own_sentence():
+    """ "sami made the swim meet!! its aug 8": "made" is another sentence's; the date is ahead."""
+    said = "cabin news … sami made the regional swim meet!! its aug 8 + 9 in truro"
+    assert tense.lean_of(said, at=said.find("aug")) == "future"
+    assert questions.value_in(said, "date", said_on=SAID_ON).endswith("8 August 2026")

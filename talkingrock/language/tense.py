@@ -30,7 +30,9 @@ def lean_of(text: str, at: int | None = None) -> str:
     thing" looks ahead; "it came through on Tuesday" looks back)."""
     low = lowered(text or "")
     if at is not None:
-        before = re.findall(r"[a-z']+", low[:at])[-6:]
+        # Within the sentence the date is said in: "sami made the swim meet!! its aug 8".
+        sentence_start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
+        before = re.findall(r"[a-z']+", low[sentence_start:at])[-6:]
         for word in reversed(before):
             if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
                 return "past"
@@ -44,4 +46,5 @@ def lean_of(text: str, at: int | None = None) -> str:
     return "future"
 
 
-_AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's booked due".split())
+_AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its booked due".split())
+_SENTENCE_END = re.compile(r"[.!?…]+\s")
