@@ -28,7 +28,10 @@ own words cannot move the yardstick, and added the current-first rule:
   the replaced value's, if it holds that at all.
 
 Per split it prints accuracy by kind, current first, abstention (declines declined, and
-answerable questions wrongly declined) and the offline answer's time per question.
+answerable questions wrongly declined), where the answers missed were (held by one of the
+memories and messages recall found, only by several of them together, or by none: what the
+answer stage could have given against what recall never surfaced; by the same key as the
+grading) and the offline answer's time per question.
 ``--verbose`` prints every dev question with the reply; the test split's replies are never
 printed.
 """
@@ -128,6 +131,16 @@ def current_first(question: dict, reply) -> bool | None:
     return before is None or now <= before
 
 
+def _where_it_was(question: dict, found) -> str:
+    """For an answer missed: whether what recall found held it, in one memory or message
+    ("one"), only in several together ("several"), or not at all ("none")."""
+    key, year = key_of(question["answer"]), question["asked_on"][:4]
+    texts = [hit.memory.content for hit in found.strong]
+    if any(holds(key, text, year) for text in texts):
+        return "one"
+    return "several" if holds(key, " ".join(texts), year) else "none"
+
+
 def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
     from django.conf import settings
 
@@ -153,6 +166,8 @@ def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
         split["by_kind"][kind][1] += 1
         if kind != "decline" and reply.kind == "no_memory":
             split["wrongly_declined"] += 1
+        if kind != "decline" and not right:
+            split["missed"][_where_it_was(question, found)] += 1
         if verbose:
             mark = "ok " if right else "NO "
             print(f"{mark}[{household.name} {kind}] {question['question']}")
@@ -182,7 +197,13 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="talkingrock-answers-") as data_dir:
         setup(data_dir)
         for name in ("dev", "test") if args.split == "both" else (args.split,):
-            split = {"by_kind": {}, "wrongly_declined": 0, "ms": [], "current_first": [0, 0]}
+            split = {
+                "by_kind": {},
+                "wrongly_declined": 0,
+                "ms": [],
+                "current_first": [0, 0],
+                "missed": {"one": 0, "several": 0, "none": 0},
+            }
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
                 if only and household.name not in only:
                     continue
@@ -202,6 +223,11 @@ def main(argv=None) -> int:
             print(
                 f"  declined when nothing answers: {declines[0]} of {declines[1]}; "
                 f"declined although a memory answers: {split['wrongly_declined']} of {answerable}"
+            )
+            missed = split["missed"]
+            print(
+                f"  answers missed, where recall's memories held them: in one {missed['one']}, "
+                f"only in several together {missed['several']}, in none {missed['none']}"
             )
             ms = sorted(split["ms"])
             print(

@@ -232,6 +232,15 @@ def value_in(
             about,
         )
         return found_places[0][1].words if found_places else ""
+    if kind in ("schedule", "time", "date"):
+        return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
+    return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+def _time_value(
+    sentence: str, kind: str, *, said_on: date, happened: bool, about: frozenset[str]
+) -> str:
+    """A schedule, a time of day or a day (the kind "date"), as ``value_in`` reads it."""
     # Each date is read the way the verb before it tells time: "it came through on Tuesday"
     # looks back, "I'm taking her on the 2nd" ahead.
     ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
@@ -259,22 +268,25 @@ def value_in(
         return schedule.words
     if kind == "time":
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
-    if kind == "date":
-        corrected = values.corrected_from(sentence)
-        for mention in mentions:
-            at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
-            if mention.day is None and mention.time and corrected and mention.start >= corrected:
-                # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
-                day = next((m.day for m in said_days if m.start < corrected), None)
-                if day is not None:
-                    return spoken.spoken(day, weekday=True) + at
-            if mention.recurs is not None:
-                return mention.recurs.words + at
-            if mention.day is not None and mention.said_as in DAY_SAID_AS:
-                return spoken.spoken(mention.day, weekday=True) + at
-        if happened and lean == "past":
-            return spoken.spoken(said_on, weekday=True)
-        return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+    corrected = values.corrected_from(sentence)
+    for mention in mentions:
+        at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
+        if mention.day is None and mention.time and corrected and mention.start >= corrected:
+            # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
+            day = next((m.day for m in said_days if m.start < corrected), None)
+            if day is not None:
+                return spoken.spoken(day, weekday=True) + at
+        if mention.recurs is not None:
+            return mention.recurs.words + at
+        if mention.day is not None and mention.said_as in DAY_SAID_AS:
+            return spoken.spoken(mention.day, weekday=True) + at
+    if happened and lean == "past":
+        return spoken.spoken(said_on, weekday=True)
+    return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+
+
+def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]) -> str:
+    """A length of time or a sum, as ``value_in`` reads it, outside the dates said."""
     skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
     found_amounts = still_held(
         [(a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")],
