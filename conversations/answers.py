@@ -85,7 +85,7 @@ NO_MEMORY = "I don't have a memory of that."
 # ties.
 TYPE_WEIGHT = 0.35
 # The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
-SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place"})
+SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place", "name"})
 TOLD_ON_SHARE = 0.5  # of TYPE_WEIGHT, for a day that is only the day it was told
 RANK_WEIGHT = 0.15
 SOURCE_WEIGHT = {

@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 
 from memories import search
 from memories.models import Memory
-from talkingrock.language import amounts, dates, places, spoken, tense, values
+from talkingrock.language import amounts, dates, names, places, spoken, tense, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
@@ -221,8 +221,18 @@ def value_in(
     1400 + the 850 consumer unit" → 850 for the consumer unit). ``happened``: the question asks
     when something happened, and a sentence that tells it happened without naming a day tells
     it on the day it was said."""
-    if kind is None or kind == "name":
+    if kind is None:
         return ""
+    if kind == "name":
+        # Someone the sentence names who is not the one the question asks about ("what did lee
+        # say": not Lee).
+        people = [
+            (at, name)
+            for at, name in names.people_in(sentence)
+            if not {stem(part) for part in name.split()} & about
+        ]
+        found_people = nearest_first(people, sentence, about)
+        return found_people[0][1] if found_people else ""
     if kind == "preference":
         return prefers(sentence)
     if kind == "place":

@@ -481,3 +481,20 @@ def test_a_question_word_with_an_s_is_not_a_word_to_look_for(alice, kitchen):
 
     assert asked.wanted == "place"
     assert set(asked.weights) == {"oak", "butcher", "block"}
+
+
+def test_who_is_answered_with_the_name_and_the_later_one_first(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "our pianist for the choir is Paul, hes brilliant"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "paul broke his wrist so the choir pianist is grace oduya now, shes a music teacher",
+    )
+    index(alice)
+
+    answer = ask(alice, "who's the choir pianist")
+
+    assert answer.text.startswith("Grace")
+    assert "before: Paul" in answer.text

@@ -50,6 +50,7 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
             "Wednesday 3 June 2026 at 9:45am",
         ),
         ("the quote was 640 … sorry i mean 460", "amount", "460"),
+        ("grace oduya is playing for us now, paul broke his wrist", "name", "Grace Oduya"),
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):
@@ -114,3 +115,9 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
     said = "cabin news … sami made the regional swim meet!! its aug 8 + 9 in truro"
     assert tense.lean_of(said, at=said.find("aug")) == "future"
     assert questions.value_in(said, "date", said_on=SAID_ON).endswith("8 August 2026")
+
+
+def test_a_name_asked_for_is_not_the_one_the_question_names():
+    """ "what did lee say": the person the answer names is someone else, when there is one."""
+    said = "lee said ruth will do the tiling, shes coming tues"
+    assert questions.value_in(said, "name", said_on=SAID_ON, about=frozenset({"lee"})) == "Ruth"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import takewhile
 
 from faker.providers.lorem.en_US import Provider as EnglishWords
@@ -372,3 +372,14 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
             taken.add(token.i)
             found.append((token.i, token.i + 1, person))
     return sorted(found, key=lambda hit: hit[0])
+
+
+@lru_cache(maxsize=4096)
+def people_in(text: str) -> tuple[tuple[int, str], ...]:
+    """The people ``text`` names, each where it is said and as its name is written ("grace
+    oduya is playing for us now" → Grace Oduya), read as a conversation's names are, with no
+    one known beforehand."""
+    if not text.strip():
+        return ()
+    doc = nlp.parse_one(text)
+    return tuple((doc[start].idx, known.name) for start, _, known in names_in(doc, Gazetteer()))
