@@ -105,10 +105,10 @@ def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
         for hit in hits
         if hit.memory.kind == Memory.Kind.SAID and hit.memory.message_id is not None
     }
-    places = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
+    said_at = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
     wanted = {
         (conversation_id, position - back): said[pk]
-        for pk, conversation_id, position in places
+        for pk, conversation_id, position in said_at
         for back in range(1, TURNS_BEFORE + 1)
         if position >= back
     }
@@ -248,12 +248,12 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
         for c in candidates
         if c.hit.memory.kind == Memory.Kind.SAID and c.hit.memory.message_id is not None
     }
-    places = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
-    places = list(places)
+    said_at = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
+    said_at = list(said_at)
     # The member's next message: right after, or after the assistant's reply (a message right
     # after another is that one's next, not the one before's).
-    wanted = {(conversation_id, position + 2): pk for pk, conversation_id, position in places}
-    wanted |= {(conversation_id, position + 1): pk for pk, conversation_id, position in places}
+    wanted = {(conversation_id, position + 2): pk for pk, conversation_id, position in said_at}
+    wanted |= {(conversation_id, position + 1): pk for pk, conversation_id, position in said_at}
     if not wanted:
         return []
     following = Message.objects.filter(
