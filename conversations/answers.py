@@ -53,6 +53,7 @@ from conversations.candidates import (
     is_narrative,
     said_later,
     share_of,
+    told_only,
     value_of,
 )
 from conversations.questions import (
@@ -86,7 +87,7 @@ NO_MEMORY = "I don't have a memory of that."
 TYPE_WEIGHT = 0.35
 # The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
 SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place", "name"})
-TOLD_ON_SHARE = 0.5  # of TYPE_WEIGHT, for a day that is only the day it was told
+TOLD_ON_SHARE = 0.25  # of TYPE_WEIGHT, for a day that is only the day it was told
 RANK_WEIGHT = 0.15
 SOURCE_WEIGHT = {
     Memory.Kind.FACT: 0.1,
@@ -134,8 +135,7 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
         if value_of(candidate, question):
             # "when did …": a sentence that names the day outranks one that only tells it
             # happened (and so happened on the day it was told).
-            told_only = question.happened and not held_value(candidate, question.wanted)
-            score += TYPE_WEIGHT * (TOLD_ON_SHARE if told_only else 1.0)
+            score += TYPE_WEIGHT * (TOLD_ON_SHARE if told_only(candidate, question) else 1.0)
         elif question.wanted != "name":
             score *= WRONG_KIND_WEIGHT
     score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))

@@ -441,6 +441,27 @@ def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, ind
     assert answer.text.startswith(f"{told:%A} {told.day} ")
 
 
+def test_the_day_said_next_tells_when_something_said_to_have_happened_did(alice, index):
+    """ "plumber finally turned up" then "tues": the day is the terse message after it, read in
+    the past of the first (not the next Tuesday, nor the day it was told)."""
+    told_at = NOW - timedelta(days=20)
+    _said_in_a_conversation(
+        alice,
+        told_at,
+        "the plumber finally turned up",
+        "tues",
+        "says the stopcock needs replacing",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when did the plumber turn up")
+
+    told = timezone.localtime(told_at).date()
+    tuesday = told - timedelta(days=(told.weekday() - 1) % 7 or 7)
+    assert answer.text.startswith(f"Tuesday {tuesday.day} ")
+
+
 def test_what_is_still_owed_is_the_total_less_what_was_paid(alice, index):
     _said_in_a_conversation(
         alice,
