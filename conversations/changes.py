@@ -289,9 +289,7 @@ def write_narrative(conversation, reading: Extraction, entities, found: Found, r
     shown = Extraction(reading.reading, entities, reading.facts)
 
     def by_rules() -> str:
-        return offline.narrative(
-            shown, person=person, act_title=title, day=day, changed=found.sentences(earlier)
-        )
+        return offline.narrative(shown, person=person, day=day, changed=found.sentences(earlier))
 
     produced = ask(
         use_llm,

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.text import Truncator
 
 from conversations import answers, questions, reasoning
 from conversations.models import Conversation, Message
@@ -34,6 +35,7 @@ from talkingrock.tools import REGISTRY, ToolError, call_tool
 
 log = logging.getLogger(__name__)
 
+USED_WORDS = 12  # a memory an answer used is named by its first words
 CHAT_TOOLS = ("memory_query", "memory_reinforce", "memory_demote", "narrative_search")
 SYSTEM = (
     "You are Talking Rock, the memory of {name}'s household assistant. Answer briefly and "
@@ -161,6 +163,8 @@ def _used(hit, found) -> dict[str, Any]:
         "recall": found.recall_id,
         "conversation": hit.memory.conversation_id,
         "why": "; ".join(hit.why)[:200],
+        "because": hit.because(found.terms),  # in household words, for the page
+        "words": Truncator(" ".join(hit.memory.content.split())).words(USED_WORDS),
     }
 
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Case, CharField, F, Value, When
 from django.utils import timezone
 
-from conversations import changes, drafts, prompts
+from conversations import changes, drafts, prompts, titles
 from conversations.asking import Produced, ask, days_of, render, transcript_of
 from conversations.models import Conversation, Message
 from memories import indexing
@@ -216,6 +216,12 @@ def _compress(conversation: Conversation, started: float) -> str:
     indexing.index_memories(owner_id=owner.pk)  # stage 4: vectors and entities, facts included
     report["embeddings"] = {"engine": "sentence-transformers", "model": embeddings.MODEL_NAME}
     Conversation.objects.filter(pk=conversation.pk, status=Status.COMPRESSING).update(
+        # What it was about, unless the member has named it already (conversations/titles.py).
+        title=Case(
+            When(title="", then=Value(titles.suggest(conversation))),
+            default=F("title"),
+            output_field=CharField(),
+        ),
         compression_stage=Stage.READY,
         compression_report=report,
         compression_engine=entities.engine,

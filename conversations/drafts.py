@@ -151,13 +151,29 @@ def _fact_fields(row: dict, conversation: Conversation) -> dict[str, Any]:
     return {"details": found.as_dict(), "happened_at": happened}
 
 
+# An item's fields that are not the member's words: a waiting-on's "since" is the day it was
+# said, not a day it names.
+NOT_SAID = frozenset({"since"})
+
+
 def _item_fields(row: dict, conversation: Conversation) -> dict[str, Any]:
     """An item without a day beside its words (a model's) gets the one they name."""
     if row.get("due") or row.get("on"):
         return row
     said_at = conversation.last_message_at or conversation.started_at or timezone.now()
-    main = " ".join(str(value) for value in row.values() if isinstance(value, str))
+    main = " ".join(
+        str(value) for key, value in row.items() if isinstance(value, str) and key not in NOT_SAID
+    )
     return row | offline_items.when_fields(main, timezone.localtime(said_at).date())
+
+
+def without_act_name(text: str, act: Act) -> str:
+    """The narrative without its act's name in brackets ("… the contract (Kitchen remodel).",
+    the offline builder's way of saying it, or a model's): the act is shown beside the memory,
+    and a memory moved to another act on the review would still name the first."""
+    if act.is_your_story:
+        return text
+    return " ".join(text.replace(f" ({act.title})", "").split()) or text
 
 
 def write(conversation: Conversation, *, narrative, entities, facts, found: Found, route) -> Memory:
@@ -177,7 +193,7 @@ def write(conversation: Conversation, *, narrative, entities, facts, found: Foun
     )
     memory = Memory.objects.create(
         owner=owner,
-        content=narrative.value,
+        content=without_act_name(narrative.value, act),
         source=Memory.Source.CONVERSATION,
         act=act,
         conversation=conversation,

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 
 from conversations import review
-from memories.models import Memory, MemoryItem, StateDelta
+from memories.models import Act, Memory, MemoryItem, StateDelta
 from talkingrock.fields import CleanFormField
 
 # The edit_memory tool's schema (talkingrock/tools.py): a narrative of at most 10,000 characters
@@ -33,6 +33,7 @@ MAX_NEW_ITEMS = 100
 MAX_NEW_FACTS = 50
 ITEM_TYPES = [(value, MemoryItem.Type(value).label) for value in MemoryItem.FIELDS]
 NOT_YOURS = "That act is not one of yours."
+ACT_TITLE_MAX = Act._meta.get_field("title").max_length
 
 
 def _act_field() -> forms.TypedChoiceField:
@@ -48,6 +49,14 @@ def _text(limit: int, *, required: bool = True, multiline: bool = False, rows: i
     )
 
 
+def _new_act_field(**kw) -> CleanFormField:
+    """ "or a new act": a name; the act is made (or the member's own of that name found) when the
+    review is saved or confirmed (review.act_named)."""
+    field = _text(ACT_TITLE_MAX, required=False, **kw)
+    field.widget.attrs |= {"placeholder": "or a new act", "class": "new-act"}
+    return field
+
+
 class ReviewForm(forms.Form):
     """The narrative and what to do with it; a tick per proposed resolution and supersession
     (ticked: accepted); per act, whether it keeps a part of a split and that part's text."""
@@ -58,6 +67,7 @@ class ReviewForm(forms.Form):
         required=False,
     )
     destination = _act_field()
+    new_act = _new_act_field(label="or a new act")
 
     def __init__(self, *args, memory: Memory, acts: list, deltas: list[StateDelta], **kwargs):
         super().__init__(*args, **kwargs)
@@ -132,6 +142,7 @@ class _RowForm(forms.Form):
         self.row, self.new, self.title = row, new, title
         if new:
             del self.fields["id"], self.fields["act"]
+            self.fields.pop("new_act", None)
         else:
             self.fields["act"].choices = [(act.pk, act.title) for act in acts]
 
@@ -174,8 +185,12 @@ class ItemForm(_RowForm):
 
 
 class FactForm(_RowForm):
+    """A fact, and the act it is kept in: the memory's unless another is chosen or named (a
+    fact's own act wins over the memory's when it is confirmed: review.route)."""
+
     text = _text(FACT_MAX, error_messages={"required": "A fact needs some text; or tick Remove."})
     act = _act_field()
+    new_act = _new_act_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -185,7 +200,8 @@ class FactForm(_RowForm):
             text.widget.attrs["placeholder"] = "One sentence: “Maya's kitchen budget is £40,000.”"
             return
         text.widget.attrs |= {"aria-label": self.title, "class": "fact-text"}
-        self.fields["act"].widget.attrs["aria-label"] = f"Split destination of {self.title.lower()}"
+        self.fields["act"].widget.attrs["aria-label"] = f"Act for {self.title.lower()}"
+        self.fields["new_act"].widget.attrs["aria-label"] = f"New act for {self.title.lower()}"
 
 
 def removing(form: forms.Form) -> bool:
@@ -283,7 +299,7 @@ class ReviewForms:
         self.memory = memory
         self.main = ReviewForm(data, memory=memory, acts=acts, deltas=deltas)
         # An item's split destination starts at the suggested act (Your Story otherwise); a
-        # fact's at the memory's own act.
+        # fact's act at its own (the memory's, unless it was given another).
         default = suggested or next((act for act in acts if act.is_your_story), None)
         self.items = ItemFormSet(
             data,
@@ -300,7 +316,7 @@ class ReviewForms:
             prefix="fact",
             rows=facts,
             acts=acts,
-            initial=[{"id": f.pk, "text": f.content, "act": memory.act_id} for f in facts],
+            initial=[{"id": f.pk, "text": f.content, "act": f.act_id} for f in facts],
         )
 
     def is_valid(self) -> bool:
@@ -322,20 +338,42 @@ class ReviewForms:
         return self.main.cleaned_data["action"]
 
     @property
-    def narrative(self) -> str:
-        return self.main.cleaned_data["narrative"]
+    def narrative(self) -> str | None:
+        """The narrative as the member left it; None when they did not change it (so that a
+        narrative written again after an edit is not put back: review.edit)."""
+        text = self.main.cleaned_data["narrative"]
+        return None if text.replace("\r\n", "\n").strip() == self.memory.content else text
 
     @property
     def destination(self):
         return self.main.cleaned_data["destination"]
 
+    @property
+    def new_act(self) -> str:
+        """The name typed beside "Keep it in", if any: it wins over the act chosen."""
+        return self.main.cleaned_data["new_act"].strip()
+
+    def fact_choices(self) -> dict[int, Act | str]:
+        """The facts given an act other than the one they are in: fact id → the act chosen, or
+        the name of a new one typed beside it (which wins)."""
+        chosen: dict[int, Act | str] = {}
+        for form in self.facts.kept():
+            fact, data = form.row, form.cleaned_data
+            if data.get("new_act", "").strip():
+                chosen[fact.pk] = data["new_act"].strip()
+            elif data.get("act") is not None and data["act"] != fact.act_id:
+                chosen[fact.pk] = self.main.acts[data["act"]]
+        return chosen
+
     def declined(self) -> list[int]:
         return self.main.declined()
 
     def edits(self) -> review.Edits:
-        """The items and facts changed, removed and added. The narrative is left out: confirm
-        and save write it, and a split writes each part's own text instead."""
+        """The items and facts changed, removed and added, and the narrative when the member
+        rewrote it (a split writes each part's own text instead)."""
         edits = review.Edits(remove_items=self.items.removed(), remove_facts=self.facts.removed())
+        if self.action != "split":
+            edits.narrative = self.narrative
         for form in self.items.kept():
             item, data = form.row, form.cleaned_data
             changed = (data["main"], data.get("detail", ""))
@@ -350,12 +388,17 @@ class ReviewForms:
         edits.add_facts = [form.cleaned_data["text"] for form in self.facts.added()]
         return edits
 
-    def split_parts(self) -> list[review.Part]:
+    def split_parts(self, fact_acts: dict[int, Act] | None = None) -> list[review.Part]:
         """The acts that keep a part: ticked, given items or facts, or given text of their own.
-        Every box starts with the extracted narrative, so a box left as it was does not choose."""
+        Every box starts with the extracted narrative, so a box left as it was does not choose.
+        ``fact_acts``: the acts the facts were given by name (made by then), which win."""
+        fact_acts = fact_acts or {}
         chosen = self.main.cleaned_data
         items = [(f.row.pk, f.cleaned_data["act"]) for f in self.items.kept()]
-        facts = [(f.row.pk, f.cleaned_data["act"]) for f in self.facts.kept()]
+        facts = [
+            (f.row.pk, fact_acts[f.row.pk].pk if f.row.pk in fact_acts else f.cleaned_data["act"])
+            for f in self.facts.kept()
+        ]
         extracted = " ".join(self.memory.content.split())
         parts = []
         for act, _, _ in self.main.split_boxes:
@@ -365,6 +408,13 @@ class ReviewForms:
             rewritten = " ".join(text.split()) != extracted
             if chosen[f"split-{act.pk}-keep"] or item_ids or fact_ids or (text and rewritten):
                 parts.append(review.Part(act=act, text=text, item_ids=item_ids, fact_ids=fact_ids))
+        # An act named on a fact's row has no box: its part starts from the narrative, as a box.
+        named = {act.pk: act for act in fact_acts.values() if act.pk not in self.main.acts}
+        for act in named.values():
+            fact_ids = [pk for pk, act_id in facts if act_id == act.pk]
+            parts.append(
+                review.Part(act=act, text=self.memory.content, item_ids=[], fact_ids=fact_ids)
+            )
         return parts
 
     def problems(self) -> list[str]:

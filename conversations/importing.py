@@ -39,7 +39,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from conversations import compression, review, services
+from conversations import compression, review, services, titles
 from conversations.models import Conversation, ConversationImport, Message
 from memories import evidence
 from memories.porting import ImportFormatError, parse_iso_datetime
@@ -448,6 +448,7 @@ def _store(owner, transcript: Transcript) -> Conversation:
         conversation = Conversation.objects.create(
             owner=owner,
             imported_from=transcript.key,
+            title=titles.clean(transcript.title),  # its own title, where the export gives one
             started_at=first,
             last_message_at=last,
             closed_at=last,

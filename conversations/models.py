@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from talkingrock.fields import CleanJSONField, CleanTextField
+from talkingrock.fields import CleanCharField, CleanJSONField, CleanTextField
 
 
 class Conversation(models.Model):
@@ -33,6 +33,9 @@ class Conversation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    # A few words saying what it was about, in the member's words (conversations/titles.py):
+    # set when it is compressed, editable on its page; blank until then.
+    title = CleanCharField(max_length=120, blank=True, default="")
     is_paused = models.BooleanField(default=False)
     paused_at = models.DateTimeField(null=True, blank=True)
     act = models.ForeignKey(

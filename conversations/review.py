@@ -14,13 +14,20 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from conversations import running
-from conversations.models import Conversation
+from conversations import drafts, running
+from conversations.asking import transcript_of
+from conversations.changes import Found
+from conversations.models import Conversation, Message
 from conversations.services import TransitionError
-from memories import evidence, indexing
+from memories import acts, evidence, indexing
 from memories.models import Act, Memory, MemoryItem, StateDelta
 from memories.services import clean_content
 from talkingrock import jobs
+from talkingrock.language import offline
+from talkingrock.language.names import Gazetteer, display_name
+from talkingrock.language.offline.changes import Proposal
+from talkingrock.language.offline.facts import Fact
+from talkingrock.language.offline.reading import Reading, Unit
 from talkingrock.text import clean_text
 
 Status = Conversation.Status
@@ -64,13 +71,121 @@ def set_content(memory: Memory, text: str) -> None:
         memory.content = text
 
 
-def save_edits(*, conversation: Conversation, narrative: str | None = None) -> Memory:
+def save_edits(
+    *,
+    conversation: Conversation,
+    narrative: str | None = None,
+    destination: Act | None = None,
+    fact_acts: dict[int, Act] | None = None,
+) -> Memory:
+    """Keep the review's choices on the draft without confirming it: its text, its act and the
+    acts its facts were given (``route``)."""
     with transaction.atomic():
         _, memory = _reviewable(conversation)
+        route(memory, destination=destination, fact_acts=fact_acts)
         if narrative is not None:
             set_content(memory, narrative)
             memory.save(update_fields=["content", "user_edited", "original_content"])
     return memory
+
+
+# --- where the draft and its facts go --------------------------------------------------------
+
+
+def act_named(*, owner, name: str) -> Act:
+    """The member's act called ``name`` (in any case), else a new one: typing the name of an act
+    they already have puts the memory there rather than making a second of that name. An
+    archived act of that name comes back out of the archive: something is being kept in it."""
+    title = " ".join(clean_text(name, multiline=False).split())
+    if title.casefold() == acts.YOUR_STORY_TITLE.casefold():
+        return acts.ensure_your_story(owner=owner)
+    # A member has a handful of acts; casefold (not SQLite's ASCII-only iexact) matches "Été".
+    same = [
+        act
+        for act in Act.objects.filter(owner=owner, is_your_story=False).order_by(
+            "status", "created_at", "pk"
+        )
+        if " ".join(act.title.split()).casefold() == title.casefold()
+    ]
+    if same:
+        if same[0].status == Act.Status.ARCHIVED:
+            acts.set_act_archived(act=same[0], archived=False)
+        return same[0]
+    try:
+        return acts.create_act(owner=owner, title=title)
+    except acts.ActError as error:
+        raise TransitionError(error.message) from None
+
+
+def route(
+    memory: Memory, *, destination: Act | None = None, fact_acts: dict[int, Act] | None = None
+) -> Memory:
+    """Send a draft to ``destination``, taking along the facts that are with it; a fact given an
+    act of its own (``fact_acts``: fact id → act) goes there and stays there when the memory
+    moves later. Inside the caller's transaction."""
+    fact_acts = fact_acts or {}
+    for act in [destination, *fact_acts.values()]:
+        if act is not None and act.owner_id != memory.owner_id:
+            raise Act.DoesNotExist("Act matching query does not exist.")
+    facts = Memory.objects.filter(derived_from=memory, status=Memory.Status.DRAFT)
+    if stray := set(fact_acts) - set(facts.values_list("pk", flat=True)):
+        raise TransitionError(f"Items {sorted(stray)} are not part of this memory.")
+    if destination is not None and destination.pk != memory.act_id:
+        facts.filter(act_id=memory.act_id).exclude(pk__in=fact_acts).update(act=destination)
+        memory.act = destination
+        memory.save(update_fields=["act"])
+    for pk, act in fact_acts.items():
+        facts.filter(pk=pk).update(act=act)
+    return memory
+
+
+# --- the narrative, written again from what is left --------------------------------------------
+
+
+def narrative_from(memory: Memory) -> str:
+    """A draft's narrative written again by the offline engine (the compression's own builder)
+    from what the draft holds now: its items and facts in the words they have (the member's,
+    as extracted or as corrected) and the changes still ticked. It never names the act."""
+    conversation = memory.conversation
+    if conversation is None:
+        return memory.content
+    items: dict[str, list[dict]] = {kind: [] for kind in drafts.KIND_TO_TYPE}
+    for item in memory.items.order_by("pk"):
+        if (kind := drafts.TYPE_TO_KIND.get(item.type)) is not None:
+            items[kind].append(dict(item.data))
+    facts = [Fact(f.content, f.subject, f.relation, 0, f.content) for f in facts_of(memory)]
+    day = (conversation.started_at or conversation.closed_at or timezone.now()).date()
+    person = display_name(memory.owner)
+    # When nothing is left to tell, the builder says what was talked about from the first thing
+    # the member said. That one message stands in for the full reading, which would parse and
+    # embed the whole transcript inside the review's transaction.
+    said = next(
+        (text for role, text in transcript_of(conversation) if role == Message.Role.USER), ""
+    )
+    first = [Unit(index=0, message=0, text=said, tokens=())] if said else []
+    reading = Reading(units=first, gazetteer=Gazetteer(), member=person, household=[person])
+    return offline.narrative(
+        offline.Extraction(reading, items, facts),
+        person=person,
+        day=day,
+        changed=_changed(memory),
+    )
+
+
+def _changed(memory: Memory) -> list[str]:
+    """What the draft still changes in earlier threads (the deltas ticked), said in the words the
+    compression uses for it (changes.Found.sentences)."""
+    earlier: dict[tuple, str] = {}
+    found = Found(produced=None, entities={})  # only its sentences are wanted here
+    for delta in memory.deltas.filter(ticked=True).order_by("pk"):
+        key = ("delta", delta.pk)
+        if delta.resolves:
+            earlier[key] = str(delta.data.get("item", ""))
+            found.resolutions.append(Proposal(key, delta.type, "resolves", "", 1.0, ""))
+        elif delta.type == StateDelta.Type.SUPERSEDED:
+            earlier[key] = str(delta.data.get("old", ""))
+            found.supersessions.append(Proposal(key, delta.type, "supersedes", "", 1.0, ""))
+    return found.sentences(earlier)
 
 
 def update_item(*, item: MemoryItem, main: str, detail: str = "") -> MemoryItem:
@@ -168,10 +283,26 @@ def edit(memory: Memory, edits: Edits) -> Memory:
             fact = add_fact(memory=memory, text=text)
             if memory.status == Memory.Status.CONFIRMED:
                 Memory.objects.filter(pk=fact.pk).update(status=Memory.Status.CONFIRMED)
-    if edits.narrative is not None or edits.facts or edits.add_facts:
+        rewritten = _rewrites_narrative(memory, edits)
+        if rewritten:
+            memory.content = narrative_from(memory)
+            memory.save(update_fields=["content"])
+    if edits.narrative is not None or edits.facts or edits.add_facts or rewritten:
         indexing.request_indexing(owner_id=memory.owner_id)
     memory.refresh_from_db()
     return memory
+
+
+def _rewrites_narrative(memory: Memory, edits: Edits) -> bool:
+    """A draft's narrative still in the engine's words is written again once an item or fact it
+    may tell of is removed or corrected; one the member wrote themselves is theirs and stays."""
+    changed = edits.items or edits.remove_items or edits.facts or edits.remove_facts
+    return (
+        bool(changed)
+        and edits.narrative is None
+        and memory.status == Memory.Status.DRAFT
+        and not memory.user_edited
+    )
 
 
 @dataclass
@@ -195,16 +326,17 @@ def confirm(
     destination: Act | None = None,
     narrative: str | None = None,
     declined: list[int] | None = None,
+    fact_acts: dict[int, Act] | None = None,
     at=None,
 ) -> list[Memory]:
-    """Keep the draft where the member says (the suggestion otherwise), with its facts; apply
-    the accepted deltas and archive the conversation. ``declined``: the changes the member
-    unticked; None keeps the review as it comes (what is ticked by default is accepted).
-    ``at``: when the review happened (an imported conversation's own time)."""
+    """Keep the draft where the member says (the suggestion otherwise), with its facts, each in
+    its own act when given one (``fact_acts``, ``route``); apply the accepted deltas and archive
+    the conversation. ``declined``: the changes the member unticked; None keeps the review as
+    it comes (what is ticked by default is accepted). ``at``: when the review happened (an
+    imported conversation's own time)."""
     with transaction.atomic():
         current, memory = _reviewable(conversation)
-        if destination is not None:
-            memory.act = destination
+        route(memory, destination=destination, fact_acts=fact_acts)
         if narrative is not None:
             set_content(memory, narrative)
         if declined is None:
@@ -231,6 +363,11 @@ def split(
         owned = set(MemoryItem.objects.filter(memory=draft).values_list("pk", flat=True))
         own_facts = {fact.pk for fact in facts_of(draft)}
         extracted = (draft.content, draft.user_edited, draft.original_content)
+        # Facts no part names stay with the first part, unless given an act of their own.
+        assigned = [pk for part in parts for pk in part.fact_ids]
+        Memory.objects.filter(
+            derived_from=draft, status=Memory.Status.DRAFT, act_id=draft.act_id
+        ).exclude(pk__in=assigned).update(act=parts[0].act)
         memories = []
         for index, part in enumerate(parts):
             if stray := (set(part.item_ids) - owned) | (set(part.fact_ids) - own_facts):
@@ -291,8 +428,9 @@ def _keep(conversation: Conversation, memories: list[Memory], declined, *, at=No
         memory.user_reviewed = True
         memory.save()
         facts = facts_of(memory)
+        # Each fact keeps the act it was routed to: its memory's, or one of its own (``route``).
         Memory.objects.filter(pk__in=[f.pk for f in facts]).update(
-            status=Memory.Status.CONFIRMED, user_reviewed=True, act=memory.act
+            status=Memory.Status.CONFIRMED, user_reviewed=True
         )
         kept_facts += facts
     first = memories[0]

@@ -90,7 +90,7 @@ def offline_step(turn: str, *, current: Narrative | None, previous_said: str, pe
     topic shift when the message is unlike the running topic (a message too short to judge
     continues it)."""
     found = offline.extract([(Message.Role.USER, turn)], today=today, member=person)
-    sentence = sentences(offline.narrative(found, person=person, act_title=None, day=today))[0]
+    sentence = sentences(offline.narrative(found, person=person, day=today))[0]
     same = current is not None
     if current is not None and content_words(turn) >= _config("min_shift_words"):
         references = [text for text in (current.topic, current.summary, previous_said) if text]

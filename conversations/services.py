@@ -16,9 +16,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from conversations.models import Conversation, Message
+from conversations.models import Classification, Conversation, Message
 from memories import evidence
-from memories.models import Memory
+from memories.models import Memory, Recall
+from narratives.models import Narrative
 from talkingrock import jobs
 from talkingrock.text import clean_text
 
@@ -357,3 +358,31 @@ def resume(*, conversation: Conversation) -> Conversation:
             ]
         )
     return conversation
+
+
+# --- forgetting -----------------------------------------------------------------------------------
+
+
+def forget(*, conversation: Conversation) -> None:
+    """Discard a conversation that was not kept, as if it had not happened: its draft memory and
+    facts, its transcript (each message's evidence goes with it, out of the keyword and vector
+    indexes: memories/evidence.py), the running narrative's links it wrote, and the readings and
+    recall trails of its messages. Memories stored on purpose while it was open stay.
+
+    A kept (archived) conversation is not forgotten here: its memories are, one by one."""
+    with transaction.atomic():
+        conversation = _locked(conversation)
+        if conversation.status == Status.ARCHIVED:
+            raise TransitionError(
+                "This conversation was kept; delete its memories instead if you want them gone."
+            )
+        owner = conversation.owner_id
+        messages = Message.objects.filter(conversation=conversation)
+        Memory.objects.filter(
+            owner=owner, conversation=conversation, status=Memory.Status.DRAFT
+        ).delete()
+        Narrative.objects.filter(owner=owner, conversation=conversation).delete()
+        Classification.objects.filter(owner=owner, message__in=messages).delete()
+        Recall.objects.filter(owner=owner, conversation=conversation).delete()
+        Recall.objects.filter(owner=owner, message__in=messages).delete()
+        conversation.delete()  # its messages, and with each its evidence row (CASCADE)

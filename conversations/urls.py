@@ -10,6 +10,7 @@ urlpatterns = [
     path("talk/reply/<int:pk>/again/", views.reply_again, name="reply-again"),
     path("conversations/", views.archive, name="archive"),
     path("conversations/<int:pk>/", views.detail, name="detail"),
+    path("conversations/<int:pk>/title/", views.rename, name="title"),
     path("conversations/import/", import_views.upload, name="import-upload"),
     path("conversations/imports/<int:pk>/", import_views.detail, name="import"),
     path("conversations/imports/<int:pk>/retry/", import_views.retry, name="import-retry"),
@@ -25,4 +26,5 @@ urlpatterns = [
     path("acts/<int:pk>/edit/", views.act_edit, name="act-edit"),
     path("recalls/<int:pk>/", views.why, name="why"),
     path("readings/<int:pk>/", views.reading, name="reading"),
+    path("conversations/<int:pk>/forget/", review_views.forget, name="forget"),
 ]

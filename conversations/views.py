@@ -16,11 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from conversations import chat, compression, reasoning, services
+from conversations import chat, compression, reasoning, services, titles
 from conversations.forms import ImportForm
 from conversations.greeting import greeting
 from conversations.models import Classification, Conversation, ConversationImport, Message
 from conversations.services import MessageError, TransitionError
+from conversations.title_form import TitleForm
 from memories import acts as act_services
 from memories.acts import ActError
 from memories.models import Act, Memory, MemoryItem, Recall
@@ -209,9 +210,12 @@ def archive(request: HttpRequest) -> HttpResponse:
 
 
 def archive_page(request: HttpRequest, *, import_form=None, status: int = 200) -> HttpResponse:
-    """The member's past conversations, and the upload that brings more in."""
+    """The member's past conversations, each by its title, and the upload that brings more in."""
     rows = (
-        Conversation.objects.filter(owner=request.user, status=Status.ARCHIVED)
+        titles.with_first_said(
+            Conversation.objects.filter(owner=request.user, status=Status.ARCHIVED)
+        )
+        .select_related("act")
         .annotate(
             memory_count=Count(
                 "memories", filter=Q(memories__status="confirmed", memories__kind="memory")
@@ -223,6 +227,8 @@ def archive_page(request: HttpRequest, *, import_form=None, status: int = 200) -
         .order_by("-archived_at", "-pk")
     )
     page = Paginator(rows, 20).get_page(request.GET.get("page"))
+    for conversation in page:
+        conversation.heading = titles.shown(conversation)
     context = {
         "page": page,
         "import_form": import_form or ImportForm(),
@@ -231,20 +237,51 @@ def archive_page(request: HttpRequest, *, import_form=None, status: int = 200) -
     return render(request, "conversations/archive.html", context, status=status)
 
 
-@login_required
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    conversation = _conversation(request, pk)
+def _detail_page(
+    request: HttpRequest, conversation: Conversation, form: TitleForm, status: int = 200
+) -> HttpResponse:
     return render(
         request,
         "conversations/detail.html",
         {
             "conversation": conversation,
+            "heading": titles.shown(conversation),
+            "title_form": form,
             "messages_list": conversation.messages.all(),
             "memories": conversation.memories.filter(status=Memory.Status.CONFIRMED).select_related(
                 "act"
             ),
         },
+        status=status,
     )
+
+
+def _titled_conversation(request: HttpRequest, pk: int) -> Conversation:
+    return get_object_or_404(
+        titles.with_first_said(Conversation.objects.select_related("act")),
+        pk=pk,
+        owner=request.user,
+    )
+
+
+@login_required
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    conversation = _titled_conversation(request, pk)
+    return _detail_page(request, conversation, TitleForm(initial={"title": conversation.title}))
+
+
+@login_required
+@require_POST
+def rename(request: HttpRequest, pk: int) -> HttpResponse:
+    """The member's own title for a conversation (blank: its first words again)."""
+    conversation = _titled_conversation(request, pk)
+    form = TitleForm(request.POST)
+    if not form.is_valid():
+        return _detail_page(request, conversation, form, status=400)
+    conversation.title = form.cleaned_data["title"]
+    conversation.save(update_fields=["title"])
+    messages.success(request, "Title saved." if conversation.title else "Title cleared.")
+    return redirect("conversations:detail", pk=pk)
 
 
 @login_required

@@ -26,6 +26,9 @@ from talkingrock.models import ApiToken
 User = get_user_model()
 
 _EXEMPT_PREFIXES = ("/setup/", "/static/", "/api/")
+# Where MCP's streamable HTTP transport is mounted (household/asgi.py's MCP_PATHS): shown on
+# Settings beside the token it takes.
+MCP_PATH = "/mcp"
 
 
 def household_exists() -> bool:
@@ -187,6 +190,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "new_token": new_token,  # shown once, never again
             "tokens": ApiToken.objects.filter(owner=request.user),
             "api_url": request.build_absolute_uri(reverse("api-tools")),
+            # MCP is served beside the app by household/asgi.py, not by a Django URL.
+            "mcp_url": request.build_absolute_uri(MCP_PATH),
             "passes": insights.pass_status(request.user.pk),
             "health": health,
             "resets": [passwords.describe(record) for record in request.user.password_resets.all()],

@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from conversations import views as conversation_views
-from household import api
+from household import api, find_views
 from household import members as household
 
 urlpatterns = [
@@ -13,6 +13,7 @@ urlpatterns = [
     path("members/<int:pk>/reset/", household.member_reset, name="member-reset"),
     path("members/<int:pk>/remove/", household.member_remove, name="member-remove"),
     path("settings/", household.settings_page, name="settings"),
+    path("find/", find_views.find, name="find"),
     path("engine/", household.engine, name="engine"),
     path("settings/tokens/<int:pk>/revoke/", household.token_revoke, name="token-revoke"),
     path("settings/export/<str:fmt>/", household.export_download, name="export"),

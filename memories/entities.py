@@ -6,6 +6,11 @@ is a common word that is capitalised only because it starts a sentence (or a wee
 normalised form, so "Dr Novak", "novak" and "Novak's" are one entity. The kind is a guess from
 the words around the name and is "other" when nothing hints at one.
 
+Days and schedules are not names, however they are capitalised ("Mondays", "Tuesdays and
+Thursdays": the date parser's words, talkingrock/language/dates.py), and two names joined by "and"
+are two entities ("Maya and Sam"), unless spaCy reads the whole as one name ("Procter and Gamble").
+``worth_listing`` applies the same two rules to names stored before them, for the people page.
+
 An LLM engine could extract better (seed 002: proper nouns only, as a JSON-schema call);
 ``register_extractor`` is the seam for one. None is registered: a model call for every stored
 memory would turn an import of thousands into hours on a CPU. Memories kept from a conversation
@@ -17,8 +22,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from datetime import date
+
+from talkingrock import nlp
+from talkingrock.language import dates
 
 KINDS = ("person", "organisation", "project", "place", "other")
 
@@ -49,13 +58,10 @@ COMMON = set(
     todo done fixed check buy book pick bring take put keep send pay meet meeting
     """.split()
 )
-WEEKDAYS_AND_MONTHS = set(
-    """
-    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri
-    sat sun january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec christmas easter
-    """.split()
-)
+# The date parser's day and month words (with their short forms), and two feasts named alone.
+WEEKDAYS_AND_MONTHS = {*dates.WEEKDAYS, *dates.MONTHS, "christmas", "easter"}
+# The plural of a full weekday name is a schedule ("Mondays"); "Mars" is not "Mar".
+_FULL_WEEKDAY_LENGTH = 6
 ORGANISATION_WORDS = {
     "inc", "ltd", "llc", "plc", "corp", "corporation", "company", "co", "group", "bank",
     "school", "university", "college", "academy", "hospital", "clinic", "surgery", "council",
@@ -87,6 +93,11 @@ _WORD = re.compile(r"[^\W\d_]\w*(?:['’-]\w+)*", re.UNICODE)
 _SENTENCE_END = re.compile(r"[.!?:;\n\"“”()\[\]]\s*$")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 _CONNECTORS = {"of", "de", "van", "von", "da", "del", "la", "le", "the", "and", "&"}
+_AND = "and"
+# What spaCy reads "X and Y" as when it is one name: a firm, a building, a title, a place.
+_ONE_NAME_LABELS = {"ORG", "FAC", "WORK_OF_ART", "PRODUCT", "EVENT", "GPE", "LOC"}
+# Any day will do: whether a text names a day does not depend on which day it is read on.
+_A_DAY = date(2000, 1, 3)
 
 
 # Words that open a direct address: "Thanks, Mel!", "hey Nate", "Wow Caroline, …".
@@ -207,6 +218,80 @@ def _spans(text: str):
         yield words, before, after, sentence_start, speaker
 
 
+def _is_time_word(bare: str) -> bool:
+    """A day or a month ("monday", "tues", "june"), or a full weekday in the plural ("mondays")."""
+    if bare in WEEKDAYS_AND_MONTHS:
+        return True
+    single = bare.removesuffix("s")
+    return len(single) >= _FULL_WEEKDAY_LENGTH and single in dates.WEEKDAYS
+
+
+def names_a_time(name: str) -> bool:
+    """Whether ``name`` only says when: days, months and schedules ("Mondays", "Tuesdays and
+    Thursdays", "Sunday Nights", "Wednesday 25 November")."""
+    words = [_bare(w) for w in _WORD.findall(name)]
+    words = [w for w in words if w not in _CONNECTORS]
+    if words and all(_is_time_word(w) for w in words):
+        return True
+    said = dates.find(name, today=_A_DAY)
+    return bool(said) and said[0].start == 0 and said[-1].end >= len(name.rstrip(" .,"))
+
+
+def _one_name(doc, start: int, end: int) -> bool:
+    """Whether spaCy reads ``text[start:end]`` ("X and Y") as a single name."""
+    return any(
+        ent.start_char <= start and ent.end_char >= end and ent.label_ in _ONE_NAME_LABELS
+        for ent in doc.ents
+    )
+
+
+def _split_at_and(matched: list, parsed: Callable) -> list[list]:
+    """A span's names: "Maya and Sam" is two, "Procter and Gamble" one (spaCy, on the text the
+    span stands in, decides only when there are two names to part)."""
+    groups: list[list] = [[]]
+    for word in matched:
+        if _bare(word.group()) == _AND:
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    groups = [group for group in groups if group]
+    names = [g for g in groups if not all(_is_time_word(_bare(w.group())) for w in g)]
+    if len(names) >= 2 and _one_name(parsed(), matched[0].start(), matched[-1].end()):
+        return [matched]
+    return groups
+
+
+def _parts(text: str, spans: list):
+    """Each span's names, split at "and", each without the leading words capitalised only by
+    position or by habit (a weekday, "I", a common word opening a sentence)."""
+    doc = []
+
+    def parsed():
+        if not doc:
+            doc.append(nlp.parse([text])[0])
+        return doc[0]
+
+    for matched, before, after, sentence_start, speaker in spans:
+        groups = _split_at_and(matched, parsed)
+        for index, group in enumerate(groups):
+            first, last = index == 0, index == len(groups) - 1
+            starts = sentence_start and first
+            if _is_time_word(_bare(group[0].group())) and names_a_time(
+                text[group[0].start() : group[-1].end()]
+            ):
+                continue  # "Sunday Nights": a time, not "Nights"
+            while group:
+                bare = _bare(group[0].group())
+                if _is_time_word(bare) or bare == "i" or bare.startswith("i'"):
+                    group = group[1:]
+                elif starts and (bare in COMMON or bare.endswith(_INFLECTIONS)):
+                    group, starts = group[1:], False
+                else:
+                    break
+            if group:
+                yield group, before if first else _AND, after if last else _AND, starts, speaker
+
+
 def extract_offline(text: str) -> list[ExtractedEntity]:
     """Names in ``text`` by the offline rules, in order of first appearance, merged."""
     spans = list(_spans(text))
@@ -217,16 +302,7 @@ def extract_offline(text: str) -> list[ExtractedEntity]:
         for w in matched[(1 if start else 0) :]
     }
     found: dict[str, ExtractedEntity] = {}
-    for matched, before, after, sentence_start, speaker in spans:
-        # Drop leading words that are capitalised only by position or by habit.
-        while matched:
-            bare = _bare(matched[0].group())
-            if bare in WEEKDAYS_AND_MONTHS or bare == "i" or bare.startswith("i'"):
-                matched = matched[1:]
-            elif sentence_start and (bare in COMMON or bare.endswith(_INFLECTIONS)):
-                matched, sentence_start = matched[1:], False
-            else:
-                break
+    for matched, before, after, sentence_start, speaker in _parts(text, spans):
         words = [w.group() for w in matched]
         # One capitalised word opening a sentence ("Lunch with…") is a name only when it acts
         # like one: a speaker, a possessive, the subject of a verb, or capitalised elsewhere.
@@ -240,7 +316,7 @@ def extract_offline(text: str) -> list[ExtractedEntity]:
             and not _looks_like_a_verb(after)
         ):
             continue
-        if not words or all(_bare(w) in TITLES for w in words):
+        if all(_bare(w) in TITLES for w in words) or names_a_time(" ".join(words)):
             continue
         if len(words) == 1 and (len(_bare(words[0])) < 2 or _bare(words[0]) in COMMON):
             continue
@@ -256,6 +332,22 @@ def extract_offline(text: str) -> list[ExtractedEntity]:
         kind = "person" if speaker else _guess_kind(words, before, after)
         found[key] = ExtractedEntity(name=name, normalized=key, kind=kind, addressed=addressed)
     return list(found.values())
+
+
+def worth_listing(name: str) -> bool:
+    """Whether a stored entity's name names someone or something: not a day or a schedule, not
+    two names joined by "and" (kept before these rules parted them), not a stray "and Friday"."""
+    words = name.split()
+    if not words or words[0].casefold() in (_AND, "&") or names_a_time(name):
+        return False
+    if not any(word.casefold() in (_AND, "&") for word in words[1:-1]):
+        return True
+    return _one_name(nlp.parse([name])[0], 0, len(name))
+
+
+def listed(entities: Iterable) -> list:
+    """The entities (anything with a ``name``) worth listing, in the order given."""
+    return [entity for entity in entities if worth_listing(entity.name)]
 
 
 Extractor = Callable[[str], list[ExtractedEntity]]

@@ -113,14 +113,15 @@ def _write_mentions(batch: list[Pending], found: list[list[entity_rules.Extracte
 
 def _entities(batch: list[Pending]) -> list[list[entity_rules.ExtractedEntity]]:
     """The names in each memory's text, and the people its conversation's compression found
-    (they are people for certain, and the narrative may not name them all). What was said
+    (they are people for certain, and the narrative may not name them all; not a weekday or a
+    "Maya and Sam" a reading took for one). What was said
     (evidence) names no entities: the memories kept from it do, once reviewed, and raw chat
     would fill the people page with weekdays and half sentences."""
     people: dict[int, list[entity_rules.ExtractedEntity]] = defaultdict(list)
     items = MemoryItem.objects.filter(memory_id__in=[item.id for item in batch], type="person")
     for memory_id, data in items.values_list("memory_id", "data"):
         name = " ".join(str(data.get("name", "")).split())[:200]
-        if normalized := entity_rules.normalize(name):
+        if entity_rules.worth_listing(name) and (normalized := entity_rules.normalize(name)):
             people[memory_id].append(entity_rules.ExtractedEntity(name, normalized, "person"))
     found = []
     for item in batch:

@@ -1,6 +1,8 @@
 """Open threads ticked off by hand: mark an open item done or dismissed, and undo. A form that
-works without JavaScript (post, then back where the member was); with HTMX only the item's line
-is swapped."""
+works without JavaScript: post, then on to its ``next``, a page where the item still is, with
+its Undo (the greeting's "This week", or the item's memory; that is also where a form without a
+usable ``next`` goes). With HTMX only the item's line is swapped, showing how it closed and its
+Undo in place."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from memories import threads
@@ -22,10 +25,18 @@ def _answer(request: HttpRequest, item: MemoryItem, note: str) -> HttpResponse:
             "open_types": MemoryItem.OPEN_TYPES,
             "with_type": bool(request.POST.get("with_type")),
             "with_act": bool(request.POST.get("with_act")),
+            "closed_shown": bool(request.POST.get("closed_shown")),
+            # The page the line is on, for its forms' next (this request's path is the POST's).
+            "back": next_url(request, "").partition("#")[0],
         }
         return render(request, "memories/_thread.html", context)
     messages.success(request, note)
-    return HttpResponseRedirect(next_url(request, "/"))
+    return HttpResponseRedirect(next_url(request, _where_it_is(item)))
+
+
+def _where_it_is(item: MemoryItem) -> str:
+    """The item's memory, which lists it open or closed, with Done or Undo beside it."""
+    return f"{reverse('memories:detail', args=[item.memory_id])}#thread-{item.pk}"
 
 
 def _refuse(request: HttpRequest, error: threads.ThreadError) -> HttpResponse:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories import observation_views, thread_views, views
+from memories import observation_views, thread_views, timeline_views, views
 
 app_name = "memories"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("memories/<int:pk>/delete/", views.delete, name="delete"),
     path("threads/<int:pk>/resolve/", thread_views.resolve, name="thread-resolve"),
     path("threads/<int:pk>/reopen/", thread_views.reopen, name="thread-reopen"),
+    path("timeline/", timeline_views.timeline, name="timeline"),
     path("entities/", views.entities, name="entities"),
     path("entities/<int:pk>/", views.entity, name="entity"),
     path("observations/", observation_views.observations, name="observations"),

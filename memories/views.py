@@ -21,6 +21,7 @@ from memories.acts import ensure_your_story
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
+from memories.recall.results import keyword_because
 from narratives import services as narrative_services
 from narratives.models import Narrative
 from talkingrock.navigation import next_url
@@ -43,6 +44,12 @@ def get_memory_for_user(request: HttpRequest, pk: int) -> Memory:
 
 def get_act_for_user(request: HttpRequest, pk: int) -> Act:
     return get_object_or_404(Act, pk=pk, owner=request.user)
+
+
+def _first_words(memory: Memory) -> str:
+    """A memory named by its words in a message (never by its id)."""
+    words = " ".join(memory.content.split())
+    return words if len(words) <= 60 else words[:59].rstrip() + "…"
 
 
 def _page(request: HttpRequest, queryset):
@@ -126,6 +133,12 @@ def search(request: HttpRequest) -> HttpResponse:
         "cut": getattr(form, "cut", False),
         "max_search_chars": MAX_SEARCH_CHARS,
         "result": result,
+        # Each keyword hit with why it was found, in words; the rank factors go in its details.
+        "keyword_hits": [
+            (memory, hit, keyword_because(memory, result.terms)) for memory, hit in result.hits
+        ]
+        if result
+        else [],
         "recalled": recalled,
         "said": said,
         "limit": SEARCH_LIMIT,
@@ -240,7 +253,7 @@ def create(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             form.add_error("content", error)
         else:
-            messages.success(request, f"Remembered [id:{memory.pk}].")
+            messages.success(request, f"Remembered: “{_first_words(memory)}”.")
             return redirect("memories:act", pk=memory.act_id)
     act = form.cleaned_data.get("act") or ensure_your_story(owner=request.user)
     return render(request, "memories/act.html", _act_context(request, act, form), status=400)
@@ -267,7 +280,7 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as error:
             form.add_error("content", error)
         else:
-            messages.success(request, f"Updated [id:{memory.pk}].")
+            messages.success(request, "Saved your changes.")
             return redirect("memories:detail", pk=memory.pk)
     status = 400 if form.errors else 200
     return render(request, "memories/edit.html", {"memory": memory, "form": form}, status=status)
@@ -289,7 +302,7 @@ def _card_or_back(request: HttpRequest, memory: Memory, note: str) -> HttpRespon
 def reinforce(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_reinforce(owner=request.user, memory_id=memory.pk)
-    return _card_or_back(request, memory, f"Reinforced [id:{memory.pk}]: score {memory.score}.")
+    return _card_or_back(request, memory, "Reinforced: it ranks higher in search now.")
 
 
 @login_required
@@ -297,7 +310,7 @@ def reinforce(request: HttpRequest, pk: int) -> HttpResponse:
 def demote(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_demote(owner=request.user, memory_id=memory.pk)
-    return _card_or_back(request, memory, f"Demoted [id:{memory.pk}]: score {memory.score}.")
+    return _card_or_back(request, memory, "Demoted: it ranks lower in search now.")
 
 
 @login_required
@@ -305,9 +318,7 @@ def demote(request: HttpRequest, pk: int) -> HttpResponse:
 def archive_memory(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_archive(owner=request.user, memory_id=memory.pk)
-    return _card_or_back(
-        request, memory, f"Archived [id:{memory.pk}]; it stays searchable and can be restored."
-    )
+    return _card_or_back(request, memory, "Archived: it stays searchable and can be restored.")
 
 
 @login_required
@@ -315,7 +326,7 @@ def archive_memory(request: HttpRequest, pk: int) -> HttpResponse:
 def restore(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_restore(owner=request.user, memory_id=memory.pk)
-    return _card_or_back(request, memory, f"Restored [id:{memory.pk}].")
+    return _card_or_back(request, memory, "Restored.")
 
 
 @login_required
@@ -327,7 +338,7 @@ def delete(request: HttpRequest, pk: int) -> HttpResponse:
     back = next_url(request)
     if request.method == "POST":
         services.memory_delete(owner=request.user, memory_id=memory.pk)
-        note = f"Deleted [id:{pk}] for good."
+        note = f"Deleted “{_first_words(memory)}” for good."
         if request.htmx:
             return render(request, "memories/delete.html#deleted", {"pk": pk, "note": note})
         messages.success(request, note)

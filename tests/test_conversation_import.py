@@ -186,8 +186,10 @@ def test_chatgpt_and_claude_exports_import_with_their_dates(alice, imported):
     )
     assert kitchen.started_at == datetime(2026, 3, 14, 18, 1, tzinfo=UTC)
     assert kitchen.messages.count() == 4
+    assert kitchen.title == "Kitchen remodel"  # the export's own title is kept
     lessons = Conversation.objects.get(owner=alice, imported_from__startswith="claude:")
     assert lessons.started_at == datetime(2026, 2, 10, 20, 0, tzinfo=UTC)
+    assert lessons.title == "Piano lessons"
     # What was said in them is found, said when it was said.
     found = recall(alice, "how much does the piano teacher charge", k=5)
     said = [h for h in found.hits if h.memory.message_id]

@@ -208,7 +208,7 @@ def test_split_makes_one_memory_per_act_each_linked_to_the_conversation(alice, c
 
     assert [m.act for m in kept] == [house, work]
     assert all(m.conversation_id == conversation.pk and m.status == "confirmed" for m in kept)
-    assert kept[1].content.startswith("Waiting On: Alex")  # written from its items
+    assert kept[1].content.startswith("Waiting on: Alex")  # written from its items
     assert list(kept[1].items.values_list("pk", flat=True)) == [waiting.pk]
     conversation.refresh_from_db()
     assert conversation.status == Status.ARCHIVED
@@ -314,6 +314,17 @@ def test_a_later_conversation_resolves_a_waiting_on(alice, capture):
     review.confirm(conversation=second)
     waiting.refresh_from_db()
     assert not waiting.is_active and waiting.resolved_by == draft and waiting.resolved_at
+
+
+def test_a_waiting_on_is_not_dated_by_the_day_it_was_said(alice, capture):
+    """Its "since" is when it was said, not a day its words name: only a due day said in the
+    words dates it ("coming up")."""
+    conversation = close_and_compress(
+        talk(alice, "still waiting on the council to send the parking permit"), capture
+    )
+
+    waiting = review.draft_of(conversation).items.get(type="waiting_on")
+    assert waiting.data.get("since") and "on" not in waiting.data and "due" not in waiting.data
 
 
 def test_a_declined_resolution_leaves_the_thread_open(alice, capture):

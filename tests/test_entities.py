@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memories.entities import extract_offline, normalize
+from memories.models import Act, Entity, Memory, MemoryItem
 
 
 def names(text: str) -> list[tuple[str, str]]:
@@ -86,3 +87,15 @@ def test_a_speaker_is_never_addressed():
     (speaker,) = [e for e in extract_offline("Nate: thanks!") if e.normalized == "nate"]
 
     assert speaker.kind == "person" and not speaker.addressed
+
+
+def test_a_person_a_compression_named_is_not_listed_when_it_is_a_day_or_a_pair(alice, index):
+    """The compression's people are indexed as people, but not "Tuesdays" nor "Ana and Raf"
+    when a reading took them for one person; a real name beside them is."""
+    act = Act.objects.create(owner=alice, title="Home")
+    kept = Memory.objects.create(owner=alice, act=act, content="sorted the rota for the week")
+    for name in ("Tuesdays", "Ana and Raf", "Priya"):
+        MemoryItem.objects.create(memory=kept, type="person", data={"name": name})
+    index(alice)
+
+    assert set(Entity.objects.filter(owner=alice).values_list("name", flat=True)) == {"Priya"}

@@ -206,6 +206,8 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:thread-reopen": ("item", [POST, POST_HTMX], 404),
     "token-revoke": ("token", [POST], 404),
     "conversations:detail": ("past", [GET], 404),
+    "conversations:title": ("past", [Visit("post", {"title": "Bob was here"})], 404),
+    "conversations:forget": ("conversation", [GET, POST], 404),
     "conversations:pause": ("conversation", [POST], 404),
     "conversations:unpause": ("conversation", [POST], 404),
     "conversations:close": ("conversation", [POST, POST_HTMX], 404),

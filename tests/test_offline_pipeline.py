@@ -221,11 +221,11 @@ def test_routing_goes_by_meaning_and_says_why():
 
 def test_the_narrative_reads_like_a_colleagues_memory():
     found = offline.extract([("user", EXAMPLE)], today=TODAY, member="Maya", household=["Maya"])
-    text = offline.narrative(found, person="Maya", act_title="Kitchen remodel", day=TODAY)
+    text = offline.narrative(found, person="Maya", day=TODAY)
     sentences = [s for s in text.split(". ") if s]
     assert 2 <= len(sentences) <= 4, text
     assert "Dave" in text and "dave" not in text
-    assert "(Kitchen remodel)" in text
+    assert "Kitchen remodel" not in text  # the act is shown beside it, never in its words
     assert not text.endswith("…") and len(text) <= 800
 
 
@@ -235,5 +235,5 @@ def test_a_long_rambling_message_is_cut_at_whole_sentences():
         today=TODAY,
         member="Maya",
     )
-    text = offline.narrative(found, person="Maya", act_title=None, day=TODAY)
+    text = offline.narrative(found, person="Maya", day=TODAY)
     assert len(text) <= 800 and text.endswith((".", "?")) and "incl" not in text[-6:]

@@ -86,7 +86,7 @@ def test_a_memory_page_shows_its_names_and_its_related_memories(alice, alice_cli
 
     body = response.content.decode()
     assert Entity.objects.get(normalized="novak").get_absolute_url() in body
-    assert "recalled together 3×" in body and notes["tyres"].get_absolute_url() in body
+    assert "found together 3 times" in body and notes["tyres"].get_absolute_url() in body
 
 
 def test_the_search_memories_tool_answers_results_with_why(alice, notes):

@@ -55,7 +55,7 @@ def test_the_page_renders_both_formsets_with_their_management_forms(alice_client
     question = draft.items.get(type="question_opened")
     assert f"{row(form, 'item', question.pk)}-detail" not in form  # no second field to edit
     body = alice_client.get(url).content.decode()
-    assert 'aria-label="Remove Decision “paint the hallway green”"' in body
+    assert 'aria-label="Remove Decided “paint the hallway green”"' in body
     assert 'aria-label="New item type"' in body and "Add a fact" in body
 
 
@@ -231,7 +231,7 @@ def test_invalid_input_comes_back_as_typed_with_what_is_wrong(alice_client, draf
     assert response.status_code == 400
     body = response.content.decode()
     assert "Nothing has been saved yet" in body
-    assert "Decision “paint the hallway green”: Ensure this value has at most 300" in body
+    assert "Decided “paint the hallway green”: Ensure this value has at most 300" in body
     again = form_data(body, "review-form")  # what was typed, all of it, ready to send again
     assert again["narrative"] == "My own words for it."
     assert again[f"{row(again, 'item', decision.pk)}-main"] == long  # exactly as typed

@@ -5,6 +5,8 @@ a closed item keeps when, how and by what it closed."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -40,6 +42,13 @@ def kept(alice):
     return act, memory, items
 
 
+def form_next(page: str, action: str) -> str:
+    """The ``next`` the page's form for ``action`` posts, as a browser sends it."""
+    form = re.search(rf'<form method="post" action="{re.escape(action)}".*?</form>', page, re.S)
+    assert form, f"no form for {action}"
+    return re.search(r'name="next" value="([^"]*)"', form.group(0)).group(1)
+
+
 def surfaces(act, memory):
     return {
         "greeting": reverse("home"),
@@ -60,16 +69,21 @@ def test_each_surface_closes_an_open_item_without_javascript_and_undoes_it(
     listed = alice_client.get(page).content.decode()
     assert f'action="{resolve}"' in listed
 
-    response = alice_client.post(resolve, {"how": "done", "next": page})
-    assert response.status_code == 302 and response["Location"] == page
+    # The form's own next: back to a page where the item still is, with its Undo (the act
+    # page lists only open items, so from there it is the item's memory).
+    landing = reverse("memories:detail", args=[memory.pk]) if surface == "act" else page
+    response = alice_client.post(resolve, {"how": "done", "next": form_next(listed, resolve)})
+    assert response.status_code == 302
+    assert response["Location"] == f"{landing}#thread-{item.pk}"
     item.refresh_from_db()
     assert not item.is_active and item.resolution == "done" and item.resolved_at
     assert item.resolved_by is None  # by hand, not by a conversation
-    after = alice_client.get(page).content.decode()
-    assert "marked done" in after
+    after = alice_client.get(landing).content.decode()
+    assert "marked done. Undo is beside it." in after
 
     reopen = reverse("memories:thread-reopen", args=[item.pk])
-    response = alice_client.post(reopen, {"next": page})
+    assert f'action="{reopen}"' in after
+    response = alice_client.post(reopen, {"next": form_next(after, reopen)})
     assert response.status_code == 302
     item.refresh_from_db()
     assert item.is_active and item.resolution == "" and item.resolved_at is None
@@ -111,7 +125,10 @@ def test_the_next_address_never_leaves_the_site(alice_client, kept):
         reverse("memories:thread-resolve", args=[items["task"].pk]),
         {"how": "done", "next": "https://evil.example/steal"},
     )
-    assert response.status_code == 302 and response["Location"] == "/"
+    # Ignored for the item's memory, where it is shown with its Undo.
+    memory_page = reverse("memories:detail", args=[items["task"].memory_id])
+    assert response.status_code == 302
+    assert response["Location"] == f"{memory_page}#thread-{items['task'].pk}"
 
 
 def test_the_tool_closes_reopens_and_says_when_how_and_by_what(alice, kept):

@@ -242,7 +242,7 @@ def test_adding_a_memory_stores_it_as_manual_and_goes_back_to_its_act(
         Memory.Source.MANUAL,
     )
     page = alice_client.get(response.url)
-    assert f"Remembered [id:{memory.pk}]".encode() in page.content
+    assert "Remembered: “Sam is allergic to peanuts”.".encode() in page.content
 
 
 def test_adding_an_empty_memory_is_refused_with_a_reason(alice_client, your_story):
@@ -355,7 +355,7 @@ def test_reinforcing_with_htmx_answers_the_updated_card(alice_client, note):
     assert response.status_code == 200
     assert b"<html" not in response.content
     assert card_score(response, note) == "3"
-    assert f"Reinforced [id:{note.pk}]: score 3.".encode() in response.content
+    assert b"Reinforced: it ranks higher in search now." in response.content
 
 
 def test_reinforcing_without_javascript_goes_back_where_the_member_was(alice_client, note):
@@ -366,7 +366,8 @@ def test_reinforcing_without_javascript_goes_back_where_the_member_was(alice_cli
     assert response.status_code == 302
     assert response.url == back
     page = alice_client.get(back)
-    assert f"Reinforced [id:{note.pk}]: score 3.".encode() in page.content
+    assert b"Reinforced: it ranks higher in search now." in page.content
+    assert card_score(page, note) == "3"
 
 
 def test_demoting_with_htmx_answers_the_updated_card(alice_client, note):
@@ -495,7 +496,9 @@ def test_confirming_with_htmx_leaves_a_note_where_the_card_was(alice_client, not
     response = alice_client.post(reverse("memories:delete", args=[note.pk]), **HTMX)
 
     assert not Memory.objects.filter(pk=note.pk).exists()
-    assert f"Deleted [id:{note.pk}] for good.".encode() in response.content
+    assert (
+        "Deleted “The boiler service is due every October” for good.".encode() in response.content
+    )
 
 
 def test_deleting_from_a_list_goes_back_to_the_list(alice_client, note):

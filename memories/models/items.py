@@ -18,16 +18,17 @@ class MemoryItem(models.Model):
     opened or resolved… The active ones are a member's open threads."""
 
     class Type(models.TextChoices):
-        PERSON = "person"
-        TASK = "task"
-        DECISION = "decision"
-        WAITING_ON = "waiting_on"
-        QUESTION_RESOLVED = "question_resolved"
-        QUESTION_OPENED = "question_opened"
-        BLOCKER_CLEARED = "blocker_cleared"
-        PRIORITY_CHANGE = "priority_change"
-        ACT_REFERENCE = "act_reference"
-        INSIGHT = "insight"
+        # The labels are what people say of each ("Waiting on", "Still open"), not the names.
+        PERSON = "person", "Person"
+        TASK = "task", "To do"
+        DECISION = "decision", "Decided"
+        WAITING_ON = "waiting_on", "Waiting on"
+        QUESTION_RESOLVED = "question_resolved", "Answered"
+        QUESTION_OPENED = "question_opened", "Still open"
+        BLOCKER_CLEARED = "blocker_cleared", "Unblocked"
+        PRIORITY_CHANGE = "priority_change", "Priority changed"
+        ACT_REFERENCE = "act_reference", "Part of an act"
+        INSIGHT = "insight", "Insight"
 
     # Each type's main and secondary field in ``data`` (the seed's extraction JSON).
     FIELDS: dict[str, tuple[str, str]] = {
@@ -125,13 +126,14 @@ class StateDelta(models.Model):
     they close; the member accepts or declines each one on the review screen."""
 
     class Type(models.TextChoices):
-        NEW_WAITING_ON = "new_waiting_on"
-        RESOLVED_WAITING_ON = "resolved_waiting_on"
-        NEW_THREAD = "new_thread"
-        RESOLVED_THREAD = "resolved_thread"
-        PRIORITY_CHANGE = "priority_change"
-        ACT_UPDATE = "act_update"
-        SUPERSEDED = "superseded"  # a new decision or fact replaces an earlier one
+        NEW_WAITING_ON = "new_waiting_on", "Now waiting on"
+        RESOLVED_WAITING_ON = "resolved_waiting_on", "No longer waiting"
+        NEW_THREAD = "new_thread", "New open question"
+        RESOLVED_THREAD = "resolved_thread", "Settled"
+        PRIORITY_CHANGE = "priority_change", "Priority changed"
+        ACT_UPDATE = "act_update", "Act changed"
+        # A new decision or fact replaces an earlier one.
+        SUPERSEDED = "superseded", "Replaces an earlier one"
 
     memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="deltas")
     type = models.CharField(max_length=24, choices=Type.choices)

@@ -1,8 +1,10 @@
-"""What a recall returns: the hits, each with the parts of its score, and those parts as the
-sentences people read ("keywords #1 (BM25 3.20)", "previously: “butcher block”")."""
+"""What a recall returns: the hits, each with the parts of its score, and those parts said two
+ways: in household words on the page ("found because you mentioned “Dave” and “quote”") and in
+full, with the numbers, for the details fold and the trail ("keywords #1 (BM25 3.20)")."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -24,8 +26,12 @@ class Hit:
 
     @property
     def why(self) -> list[str]:
-        """The components as short sentences, for people."""
+        """The components as short phrases with their numbers: the details behind a hit."""
         return explain(self.components)
+
+    def because(self, terms: tuple[str, ...] = ()) -> str:
+        """Why it was found, in household words, from the query's words it holds."""
+        return found_because(self.components, words_in(self.memory, terms))
 
 
 @dataclass
@@ -49,6 +55,11 @@ class RecallResult:
     def weak(self) -> list[Hit]:
         """The hits below the floor: the least bad of what there is, not an answer."""
         return [hit for hit in self.hits if hit.weak]
+
+    @property
+    def explained(self) -> list[tuple[Hit, str]]:
+        """The strong hits, each with why it was found in household words (the search page)."""
+        return [(hit, hit.because(self.terms)) for hit in self.strong]
 
     @property
     def context(self) -> str:
@@ -124,6 +135,98 @@ def explain(components: dict[str, Any]) -> list[str]:
     if changed := components.get("changed_later"):
         reasons.append(f"below [id:{changed['by']}], which changed what it decided")
     return reasons
+
+
+# Porter stemming lets "quotes" find "quote": a query word counts as one a memory holds when a
+# word of the memory starts with the word's stem (cut to this many letters at most from its end).
+_STEM_CUT = 3
+_WORD = re.compile(r"\w+")
+# Words that carry no subject: "you mentioned “is” and “the”" would say nothing.
+_SMALL_WORDS = frozenset(
+    """a about all an and any are as at be been but by can could did do does for from had has
+    have he her his how i if in is it its me my no not of on or our she so some that the their
+    them then there they this to us was we were what when where which who why will with would
+    you your""".split()
+)
+
+
+def words_in(memory: Memory, terms: tuple[str, ...]) -> list[str]:
+    """The query's words (as typed) that the memory's words or tags hold, for "you mentioned"."""
+    held = {word.casefold() for word in _WORD.findall(f"{memory.content} {memory.tags or ''}")}
+    found = []
+    for term in terms:
+        if term.casefold() in _SMALL_WORDS:
+            continue
+        stem = term.casefold()
+        stem = stem[: max(len(stem) - _STEM_CUT, 3)] if len(stem) > 4 else stem
+        if any(word.startswith(stem) for word in held):
+            found.append(term)
+    return found
+
+
+def _and(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def found_because(components: dict[str, Any], words: list[str] = ()) -> str:
+    """Why a hit was found, as a household sentence with no numbers or ids: "Found because you
+    mentioned “Dave” and “quote”; it is close in meaning to what you asked." """
+    reasons = []
+    named = list(components.get("named") or [])
+    mentioned = named + [w for w in words if w.casefold() not in " ".join(named).casefold()]
+    if mentioned:
+        reasons.append("you mentioned " + _and([_quoted(word, named) for word in mentioned]))
+    elif components.get("keywords"):
+        reasons.append("it has words you used")
+    if said := components.get("said"):
+        who = "you said it" if said.get("by") == "you" else "Talking Rock said it"
+        reasons.append(
+            f"{who} in a conversation" + (f", {_day(said['on'])}" if said.get("on") else "")
+        )
+    if components.get("meaning"):
+        reasons.append("it is close in meaning to what you asked")
+    if neighbours := components.get("neighbours"):
+        reasons.append(
+            "it was said right before or after a match"
+            if neighbours.get("joined")
+            else "it sits next to another match"
+        )
+    if components.get("conversation"):
+        reasons.append("it comes from the same conversation as another match")
+    if window := components.get("time"):
+        reasons.append(f"it is from the time you asked about (“{window.get('phrase', '')}”)")
+    if entity := components.get("entity"):
+        reasons.append(f"it also mentions {entity.get('via', 'a name')}, as another match does")
+    if components.get("link"):
+        reasons.append("it was found together with another match before")
+    if not reasons:
+        return ""
+    notes = _notes(components)
+    return f"Found because {'; '.join(reasons)}." + (f" {notes}" if notes else "")
+
+
+def keyword_because(memory: Memory, terms: tuple[str, ...]) -> str:
+    """Why a keyword search found a memory, in words: the query's words it holds."""
+    return found_because({"keywords": True}, words_in(memory, terms))
+
+
+def _quoted(word: str, named: list[str]) -> str:
+    return word if word in named else f"“{word}”"
+
+
+def _notes(components: dict[str, Any]) -> str:
+    """What the ranking knows beside why: it was replaced, or a later word comes first."""
+    if earlier := components.get("replaces"):
+        return f"Previously “{earlier[0]['previously']}”, changed {_day(earlier[0]['changed'])}."
+    if replaced := components.get("replaced"):
+        return f"It was replaced on {_day(replaced['on'])} by a later one."
+    if components.get("older_value") or components.get("told_again"):
+        return "A later word on the same thing comes first."
+    if components.get("changed_later"):
+        return "What it decided changed later."
+    if components.get("kept_first"):
+        return "One you kept answers as well, and comes first."
+    return ""
 
 
 def _day(iso: str) -> str:

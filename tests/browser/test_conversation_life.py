@@ -105,13 +105,15 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
     expect(page.locator("article.message.assistant").first).to_contain_text("Why did you say that?")
 
     watch_it_compress(page, busy_worker, monkeypatch, database_turns)
-    expect(page.locator("p.meta").first).to_contain_text("offline")
+    expect(page.locator("p.reading")).to_have_text("Read on this computer without Ollama.")
 
     # Edit the narrative, send the waiting-on to Work and the rest to House.
     page.get_by_label("Narrative").fill("Hallway green; kitchen contract pending.")
     for select in page.get_by_label("Split destination of").all():
         label = select.get_attribute("aria-label")
         select.select_option(label="Work" if "Alex" in label else "House")
+    for select in page.get_by_role("combobox", name="Act for fact").all():  # facts to House too
+        select.select_option(label="House")
     page.get_by_text("Split across acts").click()
     # Each box starts from the extracted narrative, not empty.
     expect(page.get_by_label("Text for House")).not_to_have_value("")
@@ -129,7 +131,7 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
     ).to_have_count(1)
     expect(page.locator(".open-items")).to_contain_text("Replace the boiler before winter?")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Search").click()
-    page.get_by_role("searchbox").fill("hallway green")
+    page.get_by_role("searchbox", name="Search your memories").fill("hallway green")
     expect(page.locator("ol.results").first).to_contain_text("The hallway will be green")
 
     # The greeting shows the open thread; a later conversation resolves it.
@@ -147,7 +149,10 @@ def test_a_conversation_is_lived_closed_reviewed_split_and_resolved(
     page.get_by_role("button", name="Confirm").click()
     expect(page.get_by_role("status")).to_contain_text("Remembered in")
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Talk").click()
-    expect(page.locator(".greeting")).not_to_contain_text("Replace the boiler before winter?")
+    # No longer open: under "This week", saying a conversation answered it.
+    boiler = "Replace the boiler before winter?"
+    expect(page.locator(".open-threads").filter(has_text=boiler)).to_have_count(0)
+    expect(page.locator("#this-week li.thread").filter(has_text=boiler)).to_contain_text("answered")
 
     # Days later: the greeting says where things were left; the thread is walked both ways.
     page.context.clear_cookies()

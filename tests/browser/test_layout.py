@@ -112,6 +112,8 @@ def pages(found) -> dict[str, str]:
         "observations": reverse("memories:observations"),
         "observation-edit": reverse("memories:observation-edit", args=[found["observation"].pk]),
         "dreams": reverse("memories:dreams"),
+        "timeline": reverse("memories:timeline"),
+        "find": reverse("find") + "?q=dentist",
         "members": reverse("members"),
     }
 

@@ -25,17 +25,18 @@ def test_a_member_finds_a_memory_by_meaning_and_follows_a_name(page, live_server
     page.get_by_text("Remember something", exact=True).click()
     page.get_by_label("What to remember").fill("Dr Novak says our automobile needs new tyres.")
     page.get_by_role("button", name="Remember", exact=True).click()
-    expect(page.get_by_role("status")).to_contain_text("Remembered [id:")
+    expect(page.get_by_role("status")).to_contain_text("Remembered: “Dr Novak says")
 
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Search").click()
     page.get_by_label("by meaning").check()
-    page.get_by_role("searchbox").fill("car maintenance")
+    page.get_by_role("searchbox", name="Search your memories").fill("car maintenance")
     result = page.locator("ol.results > li")
     expect(result).to_have_count(1)
     expect(result).to_contain_text("our automobile needs new tyres")
-    expect(result.locator(".why")).to_contain_text("meaning #1")
+    expect(result.locator(".why")).to_contain_text("close in meaning to what you asked")
+    expect(result.locator(".why")).to_contain_text("meaning #1")  # in the details fold
 
-    result.get_by_role("link", name="[id:").click()
+    result.get_by_role("link", name="A memory from").click()
     page.get_by_role("link", name="Dr Novak").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Dr Novak")
     expect(page.locator("article.memory")).to_contain_text("automobile")

@@ -50,7 +50,7 @@ def test_the_review_form_works_without_javascript(no_script, draft):
 
     # A mistake: the decision emptied. Nothing is saved; everything typed is still there.
     page.get_by_label("Narrative").fill("Hallway green; the kitchen waits on Alex.")
-    page.get_by_label("Decision text").fill("")
+    page.get_by_label("Decided text").fill("")
     page.get_by_label("Add a fact").fill("The painter comes on Friday.")
     page.get_by_role("button", name="Save edits").click()
     expect(page.get_by_role("alert")).to_contain_text("An item needs some text; or tick Remove.")
@@ -60,14 +60,14 @@ def test_the_review_form_works_without_javascript(no_script, draft):
     expect(page.get_by_label("Add a fact")).to_have_value("The painter comes on Friday.")
 
     # Removed instead, an item added, a fact reworded: saved.
-    page.get_by_label("Remove Decision").check()
-    page.get_by_label("New item type").select_option(label="Task")
+    page.get_by_label("Remove Decided").check()
+    page.get_by_label("New item type").select_option(label="To do")
     page.get_by_label("New item text").fill("Order the tiles")
     page.get_by_label("Fact 1", exact=True).fill("Alice chose green for the hallway.")
     page.get_by_role("button", name="Save edits").click()
     expect(page.get_by_role("status")).to_contain_text("Changes saved.")
-    expect(page.get_by_label("Decision text")).to_have_count(0)
-    expect(page.get_by_label("Task text")).to_have_value("Order the tiles")
+    expect(page.get_by_label("Decided text")).to_have_count(0)
+    expect(page.get_by_label("To do text")).to_have_value("Order the tiles")
     expect(page.locator("ol.facts input.fact-text")).to_have_count(3)
     expect(page.get_by_label("Fact 1", exact=True)).to_have_value(
         "Alice chose green for the hallway."

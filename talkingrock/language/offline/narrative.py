@@ -1,7 +1,7 @@
 """The narrative of a conversation, as a colleague would remember it (seed 003, stage 2):
 2–4 sentences — what was decided and why, what changed, who is being waited on, what is still
-open — with names capitalised, in the act it belongs to. Whole sentences only: nothing is cut in
-the middle of a word or of "incl.".
+open — with names capitalised. The act it belongs to is shown beside it, never written into it.
+Whole sentences only: nothing is cut in the middle of a word or of "incl.".
 """
 
 from __future__ import annotations
@@ -89,11 +89,10 @@ def narrative(
     extraction: Extraction,
     *,
     person: str,
-    act_title: str | None,
     day: date,
     changed: list[str] = (),
 ) -> str:
-    """2–4 sentences: decisions, what changed, waiting-ons, what is open; the act at the end.
+    """2–4 sentences: decisions, what changed, waiting-ons, what is open.
     ``changed`` are sentences about earlier threads this conversation closed or replaced."""
     items = extraction.items
     sentences = [
@@ -129,8 +128,6 @@ def narrative(
         if len(" ".join([*kept, sentence])) > MAX_CHARS - 40:
             break  # whole sentences only
         kept.append(sentence)
-    if act_title and act_title != "Your Story" and kept[0].endswith("."):
-        kept[0] = f"{kept[0][:-1]} ({act_title})."  # the act it belongs to, said once
     return " ".join(kept)
 
 
