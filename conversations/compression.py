@@ -133,7 +133,11 @@ def _set_stage(conversation: Conversation, stage: str) -> bool:
 def compress(conversation_id: int) -> str:
     """The compression task. Safe to run twice: a run that finds another one alive leaves it be,
     and a second run after a lost one replaces its draft."""
-    conversation = Conversation.objects.select_related("owner", "act").get(pk=conversation_id)
+    conversation = (
+        Conversation.objects.select_related("owner", "act").filter(pk=conversation_id).first()
+    )
+    if conversation is None:
+        return "nothing to do: the conversation was forgotten"
     if conversation.status != Status.COMPRESSING or conversation.compression_stage == Stage.READY:
         return "nothing to do"
     holder, me = conversation.compression_worker, jobs.process_identity()

@@ -73,7 +73,7 @@ class Greeting:
     stale_tasks: list[MemoryItem]  # "Still to do": untouched for stale_days, or past their day
     stale_days: int
     left_off: Narrative | None = None  # the latest narrative: where the member left off
-    first_visit: bool = False  # no conversation yet: welcome, not "welcome back"
+    first_visit: bool = False  # nothing said or kept yet: welcome, not "welcome back"
 
     @property
     def empty(self) -> bool:
@@ -125,7 +125,11 @@ def greeting(owner, *, now=None) -> Greeting:
         ),
         stale_days=stale_days,
         left_off=narratives.latest(owner),
-        first_visit=not Conversation.objects.filter(owner=owner).exists(),
+        # Nothing said and nothing kept yet (an import or an agent may have kept memories).
+        first_visit=not (
+            Conversation.objects.filter(owner=owner).exists()
+            or Memory.objects.filter(owner=owner).exists()
+        ),
     )
 
 
@@ -249,7 +253,7 @@ def memory_day(memory: Memory) -> tuple[date, time | None] | None:
 
 def _dated_items(items) -> list[MemoryItem]:
     return list(
-        items.filter(is_active=True, valid_to=None)
+        items.filter(is_active=True, valid_to=None, memory__archived_at=None)
         .filter(Q(data__has_key="due") | Q(data__has_key="on"))
         .order_by("created_at")[:DATED_READ]
     )

@@ -9,6 +9,7 @@ never deleted) and archives the conversation.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -483,3 +484,24 @@ def _supersede(delta: StateDelta, conversation: Conversation, first: Memory, whe
         Memory.objects.filter(pk=delta.old_fact.pk, owner=owner, valid_to=None).update(
             valid_to=when, superseded_by=delta.new_fact or first
         )
+        # A decision kept in the replaced fact's own words ("school pickup is at 3pm") is
+        # replaced with it: the greeting must not list it as decided after the change.
+        said = _plain(delta.old_fact.content)
+        decisions = MemoryItem.objects.filter(
+            memory__owner=owner,
+            memory__conversation_id=delta.old_fact.conversation_id,
+            type=MemoryItem.Type.DECISION,
+            valid_to=None,
+        )
+        same = [
+            item.pk
+            for item in decisions
+            if (words := _plain(item.main)) and f" {words} " in f" {said} "
+        ]
+        MemoryItem.objects.filter(pk__in=same).update(valid_to=when, superseded_by=delta.new_item)
+
+
+def _plain(text: str) -> str:
+    """Words only, lower case, one space apart: "School pickup is at 3pm, I do…" reads as
+    "school pickup is at 3pm i do…"."""
+    return " ".join(re.findall(r"\w+", text.casefold()))

@@ -376,6 +376,13 @@ def forget(*, conversation: Conversation) -> None:
             raise TransitionError(
                 "This conversation was kept; delete its memories instead if you want them gone."
             )
+        if conversation.status == Status.COMPRESSING and conversation.compression_stage not in (
+            Stage.READY,
+            Stage.FAILED,
+        ):
+            raise TransitionError(
+                "This conversation is still being remembered; forget it once its review is ready."
+            )
         owner = conversation.owner_id
         messages = Message.objects.filter(conversation=conversation)
         Memory.objects.filter(

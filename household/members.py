@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from household import backup, passwords, throttle
 from household.forms import MemberForm, SetupForm, TokenForm
+from household.mcp_server import PATH as MCP_PATH
 from memories import insights
 from talkingrock import jobs
 from talkingrock.models import ApiToken
@@ -26,9 +27,6 @@ from talkingrock.models import ApiToken
 User = get_user_model()
 
 _EXEMPT_PREFIXES = ("/setup/", "/static/", "/api/")
-# Where MCP's streamable HTTP transport is mounted (household/asgi.py's MCP_PATHS): shown on
-# Settings beside the token it takes.
-MCP_PATH = "/mcp"
 
 
 def household_exists() -> bool:

@@ -39,7 +39,7 @@ def resolve(*, owner, item_id: int, how: str) -> MemoryItem:
     with transaction.atomic():
         item = item_of(owner, item_id)
         if item.type not in MemoryItem.OPEN_TYPES:
-            raise ThreadError(f"A {item.get_type_display().lower()} is not an open thread.")
+            raise ThreadError(f"“{item.get_type_display()}” is not an open thread.")
         if not item.is_active:
             raise ThreadError("This thread is already closed; undo first to change how.")
         item.is_active = False
@@ -55,7 +55,7 @@ def reopen(*, owner, item_id: int) -> MemoryItem:
     with transaction.atomic():
         item = item_of(owner, item_id)
         if item.type not in MemoryItem.OPEN_TYPES:
-            raise ThreadError(f"A {item.get_type_display().lower()} is not an open thread.")
+            raise ThreadError(f"“{item.get_type_display()}” is not an open thread.")
         item.is_active = True
         item.resolution = ""
         item.resolved_at = None

@@ -327,6 +327,29 @@ def test_a_waiting_on_is_not_dated_by_the_day_it_was_said(alice, capture):
     assert waiting.data.get("since") and "on" not in waiting.data and "due" not in waiting.data
 
 
+def test_a_decision_in_the_words_of_a_replaced_fact_is_replaced_with_it(alice, capture):
+    first = close_and_compress(
+        talk(alice, "swimming is at 10am on saturdays, i take them"), capture
+    )
+    review.confirm(conversation=first)
+    kept = Memory.objects.get(conversation=first, kind="memory")
+    decision = MemoryItem.objects.create(
+        memory=kept, type="decision", data={"what": "swimming is at 10am on saturdays"}
+    )
+    other = MemoryItem.objects.create(
+        memory=kept, type="decision", data={"what": "the car gets serviced in may"}
+    )
+
+    second = close_and_compress(talk(alice, "swimming moved to 11am now, not 10am"), capture)
+    review.confirm(conversation=second)
+
+    decision.refresh_from_db()
+    other.refresh_from_db()
+    assert Memory.objects.filter(conversation=first, kind="fact", valid_to__isnull=False).exists()
+    assert decision.valid_to is not None  # replaced with the fact in its words
+    assert other.valid_to is None  # another decision of that conversation stands
+
+
 def test_a_declined_resolution_leaves_the_thread_open(alice, capture):
     first = close_and_compress(talk(alice, *RENOVATION), capture)
     review.confirm(conversation=first)

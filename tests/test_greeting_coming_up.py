@@ -128,6 +128,9 @@ def test_replaced_archived_closed_and_draft_ones_are_not_coming_up(alice):
     kept_fact(alice, "Dentist moved.", on(date(2026, 11, 30)), valid_to=NOW)
     kept_fact(alice, "Old gate code change.", on(date(2026, 11, 30)), archived_at=NOW)
     kept_fact(alice, "Unreviewed trip.", on(date(2026, 11, 30)), status=Memory.Status.DRAFT)
+    put_away = talked_about(alice, "Old flat")
+    item(put_away, description="hand back the keys", due="2026-11-29")
+    Memory.objects.filter(pk=put_away.pk).update(archived_at=NOW)
 
     assert coming(alice) == ["tiler on Friday"]
 
@@ -340,6 +343,13 @@ def test_a_first_visit_is_welcomed_not_welcomed_back(alice_client, alice):
     Conversation.objects.create(owner=alice, status=Conversation.Status.ARCHIVED)
     again = alice_client.get(reverse("home")).content.decode()
     assert "Welcome back, alice" in again and "<title>Welcome back · " in again
+
+
+def test_memories_an_import_or_an_agent_kept_are_not_a_first_visit(alice):
+    talked_about(alice)
+    Conversation.objects.filter(owner=alice).delete()  # only the memory remains
+
+    assert not greeting(alice).first_visit
 
 
 # --- Done and Undo elsewhere ------------------------------------------------------------------

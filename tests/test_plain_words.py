@@ -187,7 +187,7 @@ def test_an_answer_says_what_it_used_without_ids_or_scores(alice_client, answere
         response = alice_client.get(url)
         speaks_plainly(response)
         _, folded = read(response)
-        assert "A memory" in folded  # the memory used, named in words in the why fold
+        assert f"“{BOILER}”" in folded  # the memory used, named by its words in the why fold
         assert f"[id:{reply.memories_used[0]['id']}]" in folded and "Read as" in folded
 
 

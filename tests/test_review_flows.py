@@ -303,6 +303,22 @@ def test_a_conversation_of_only_questions_can_be_forgotten(alice_client, alice, 
     assert evidence.find(owner=alice, query="dentist appointment") == []
 
 
+def test_a_conversation_still_being_remembered_is_not_forgotten_and_its_task_finishes(
+    alice_client, alice, capture
+):
+    conversation = closed(alice_client, alice, capture, run=False)  # queued, not yet compressed
+    assert conversation.status == Conversation.Status.COMPRESSING
+
+    response = alice_client.post(reverse("conversations:forget", args=[conversation.pk]))
+
+    assert response.status_code == 302 and Conversation.objects.filter(pk=conversation.pk).exists()
+    assert compression.compress(conversation.pk).startswith("draft memory")
+
+
+def test_a_compression_of_a_conversation_that_is_gone_does_nothing(alice):
+    assert compression.compress(987654).startswith("nothing to do")
+
+
 def test_a_kept_conversation_is_not_forgotten_here(alice_client, alice, draft):
     conversation = draft.conversation
     review.confirm(conversation=conversation)

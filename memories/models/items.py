@@ -95,12 +95,14 @@ class MemoryItem(models.Model):
 
     @property
     def main(self) -> str:
-        return str(self.data.get(self.FIELDS[self.type][0], ""))
+        data = self.data if isinstance(self.data, dict) else {}
+        return str(data.get(self.FIELDS[self.type][0], ""))
 
     @property
     def detail(self) -> str:
         key = self.FIELDS[self.type][1]
-        return str(self.data.get(key, "")) if key else ""
+        data = self.data if isinstance(self.data, dict) else {}
+        return str(data.get(key, "")) if key else ""
 
     @property
     def when_in_words(self) -> str:

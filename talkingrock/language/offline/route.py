@@ -67,7 +67,7 @@ def route(
         shared = sorted(people & act.people)[:3]
         titled = sorted(_title_words(act.title) & said)
         score = float(cosine) + PERSON_BONUS * len(shared) + TITLE_BONUS * len(titled)
-        why = [f"closest in meaning to “{act.title}” ({cosine:.2f})"]
+        why = [f"closest in meaning to “{act.title}”"]  # the sureness is shown apart
         if shared:
             why.append(f"names {', '.join(shared)} as it does")
         if titled:
