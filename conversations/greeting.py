@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 
 from django.conf import settings
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from conversations.models import Conversation
@@ -30,8 +31,6 @@ THIS_WEEK_DAYS = 7
 LIMIT = 20  # lines a list shows; a household with more has bigger problems than a long page
 # Dated rows read to find the next two weeks' lines: far more than any household has open.
 DATED_READ = 500
-# Memories whose words were read for their days when written (conversations/drafts.py).
-READ_SOURCES = (Memory.Source.EXTRACTION, Memory.Source.CONVERSATION)
 
 
 @dataclass(frozen=True)
@@ -61,6 +60,7 @@ class Change:
     item: MemoryItem | None = None
     now: str = ""
     previously: str = ""
+    undo: str = ""  # where to post to make what was replaced hold again
 
 
 @dataclass
@@ -152,7 +152,7 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
     # A fact written from the same conversation as a dated item says the same thing again.
     said = {(line.memory_id, line.day) for line in lines}
     for memory in _dated_memories(owner, today=today, last=last):
-        if (found := memory_day(memory)) is None:
+        if (found := memory.named_day()) is None:
             continue
         day, at = found
         if (memory.derived_from_id, day) in said or _past((day, at, False), now):
@@ -192,6 +192,7 @@ def this_week_of(owner, *, now, decided: Collection[int] = ()) -> list[Change]:
             item.superseded_by.memory_id if item.superseded_by else item.memory_id,
             now=item.superseded_by.main if item.superseded_by else "",
             previously=item.main,
+            undo=reverse("memories:thread-make-current", args=[item.pk]),
         )
         for item in replaced_items
     ]
@@ -211,6 +212,7 @@ def this_week_of(owner, *, now, decided: Collection[int] = ()) -> list[Change]:
             memory.superseded_by_id or memory.pk,
             now=memory.superseded_by.content if memory.superseded_by else "",
             previously=memory.content,
+            undo=reverse("memories:make-current", args=[memory.pk]),
         )
         for memory in replaced_memories
     ]
@@ -231,24 +233,6 @@ def item_day(item: MemoryItem) -> tuple[date, time | None, bool] | None:
         return None
     day = _day(data.get("on"))
     return (day, _time(data.get("at")), False) if day else None
-
-
-def memory_day(memory: Memory) -> tuple[date, time | None] | None:
-    """The local day of a memory's ``happened_at``, with its time when one was said; None when
-    it names no day. A memory whose words were read (``details``) is dated only when they name
-    a day: a fact that names none was given the day it was said, and is no appointment. One
-    whose words were not read (stored by hand, an agent or an import) has the ``happened_at``
-    it was given, timed unless midnight."""
-    moment = timezone.localtime(memory.happened_at)
-    when = memory.details.get("when") if isinstance(memory.details, dict) else None
-    first = next((m for m in when or [] if isinstance(m, dict) and "date" in m), None)
-    if first is not None:
-        timed = "time" in first
-    elif memory.source in READ_SOURCES:
-        return None
-    else:
-        timed = moment.time() != time.min
-    return moment.date(), (moment.time().replace(second=0, microsecond=0) if timed else None)
 
 
 def _dated_items(items) -> list[MemoryItem]:

@@ -266,6 +266,13 @@ def memory_restore(*, owner: AbstractBaseUser, memory_id: int) -> Memory:
     return get_memory(owner=owner, memory_id=memory_id)
 
 
+def memory_make_current(*, owner: AbstractBaseUser, memory_id: int) -> Memory:
+    """Undo a replacement: the memory is current again. The one that replaced it stays as it is:
+    the member archives or edits whichever no longer holds."""
+    Memory.objects.filter(pk=memory_id, owner=owner).update(valid_to=None, superseded_by=None)
+    return get_memory(owner=owner, memory_id=memory_id)
+
+
 def memory_delete(*, owner: AbstractBaseUser, memory_id: int) -> None:
     """A member's own explicit delete: really gone, its FTS entry and vector with it (triggers)."""
     deleted, _ = Memory.objects.filter(pk=memory_id, owner=owner).delete()

@@ -46,26 +46,44 @@ def _refuse(request: HttpRequest, error: threads.ThreadError) -> HttpResponse:
     return HttpResponseRedirect(next_url(request, "/"))
 
 
-@login_required
-@require_POST
-def resolve(request: HttpRequest, pk: int) -> HttpResponse:
+def _change(request: HttpRequest, change, pk: int, said, **options) -> HttpResponse:
+    """``change`` (threads.resolve, reopen or make_current) applied to the member's item, then
+    the item's line or back where the member was, with ``said(item)``; the refusal when it
+    cannot be done; another member's item, or none, is a 404."""
     try:
-        item = threads.resolve(owner=request.user, item_id=pk, how=request.POST.get("how", ""))
+        item = change(owner=request.user, item_id=pk, **options)
     except MemoryItem.DoesNotExist:
         raise Http404("No such thread.") from None
     except threads.ThreadError as error:
         return _refuse(request, error)
-    how = "dismissed" if item.resolution == MemoryItem.Resolution.DISMISSED else "done"
-    return _answer(request, item, f"“{item.main}” marked {how}. Undo is beside it.")
+    return _answer(request, item, said(item))
+
+
+def _how(item: MemoryItem) -> str:
+    return "dismissed" if item.resolution == MemoryItem.Resolution.DISMISSED else "done"
+
+
+@login_required
+@require_POST
+def resolve(request: HttpRequest, pk: int) -> HttpResponse:
+    how = request.POST.get("how", "")
+    return _change(
+        request,
+        threads.resolve,
+        pk,
+        lambda item: f"“{item.main}” marked {_how(item)}. Undo is beside it.",
+        how=how,
+    )
 
 
 @login_required
 @require_POST
 def reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        item = threads.reopen(owner=request.user, item_id=pk)
-    except MemoryItem.DoesNotExist:
-        raise Http404("No such thread.") from None
-    except threads.ThreadError as error:
-        return _refuse(request, error)
-    return _answer(request, item, f"“{item.main}” is open again.")
+    return _change(request, threads.reopen, pk, lambda item: f"“{item.main}” is open again.")
+
+
+@login_required
+@require_POST
+def make_current(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo a replacement (the greeting's "This week"): the decision holds again."""
+    return _change(request, threads.make_current, pk, lambda item: f"“{item.main}” holds again.")

@@ -50,6 +50,16 @@ def resolve(*, owner, item_id: int, how: str) -> MemoryItem:
     return item
 
 
+def make_current(*, owner, item_id: int) -> MemoryItem:
+    """Undo a replacement: a decision marked as replaced is current again."""
+    with transaction.atomic():
+        item = item_of(owner, item_id)
+        item.valid_to = None
+        item.superseded_by = None
+        item.save(update_fields=["valid_to", "superseded_by"])
+    return item
+
+
 def reopen(*, owner, item_id: int) -> MemoryItem:
     """Undo: the thread is open again, however it was closed."""
     with transaction.atomic():

@@ -21,8 +21,9 @@ The words used here:
 - **resolved that week**: closed (done, dismissed or by a later conversation) with its
   ``resolved_at`` inside the week. An item closed without a time (none are, today) cannot be
   placed, and counts as neither open nor resolved.
-- **dated**: a kept memory whose ``happened_at`` falls from the window's first Monday to four
-  weeks after the window's last Sunday: behind and ahead of today.
+- **dated**: a kept memory that names a day (``Memory.named_day``: not a conversation's own
+  memory, nor a fact dated only by when it was said) whose ``happened_at`` falls from the
+  window's first Monday to four weeks after the window's last Sunday: behind and ahead of today.
 """
 
 from __future__ import annotations
@@ -449,10 +450,12 @@ def dated_memories(owner, window: Window) -> tuple[list[Memory], int]:
         happened_at__gte=window.start,
         happened_at__lt=window.end + timedelta(weeks=AHEAD_WEEKS),
     )
-    dates = list(stretch.values_list("pk", "happened_at"))
-    nearest = sorted(dates, key=lambda row: abs(row[1] - window.now))[:EVENTS_DRAWN]
-    chosen = stretch.filter(pk__in=[pk for pk, _ in nearest]).select_related("act")
-    return list(chosen.order_by("happened_at", "pk")), len(dates)
+    # Only what names a day (the greeting's rule, Memory.named_day): not a conversation's own
+    # memory, nor a fact dated only by when it was said.
+    dated = [memory for memory in stretch.select_related("act") if memory.named_day()]
+    nearest = sorted(dated, key=lambda memory: abs(memory.happened_at - window.now))
+    chosen = nearest[:EVENTS_DRAWN]
+    return sorted(chosen, key=lambda memory: (memory.happened_at, memory.pk)), len(dated)
 
 
 def dated_events(owner, window: Window) -> EventChart:

@@ -299,6 +299,15 @@ def _card_or_back(request: HttpRequest, memory: Memory, note: str) -> HttpRespon
 
 @login_required
 @require_POST
+def make_current(request: HttpRequest, pk: int) -> HttpResponse:
+    """Undo a replacement: the memory holds again."""
+    memory = get_memory_for_user(request, pk)
+    memory = services.memory_make_current(owner=request.user, memory_id=memory.pk)
+    return _card_or_back(request, memory, f"“{_first_words(memory)}” holds again.")
+
+
+@login_required
+@require_POST
 def reinforce(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_memory_for_user(request, pk)
     memory = services.memory_reinforce(owner=request.user, memory_id=memory.pk)

@@ -311,8 +311,34 @@ def test_the_page_says_answered_in_which_conversation_and_changed_with_previousl
 
     assert "answered" in week and "a “Kitchen remodel” conversation" in week
     assert reverse("memories:detail", args=[later.pk]) in week
-    assert "changed: now “Pickup is at 3:15.”" in week
+    assert "Now “Pickup is at 3:15.”" in week
     assert "previously “Pickup is at 3:00.”" in week
+
+
+def test_a_change_this_week_can_be_undone_without_javascript(alice_client, alice):
+    new_fact = kept_fact(alice, "Swimming moved to 11.", None)
+    old_fact = kept_fact(
+        alice, "Swimming is at 10.", None, valid_to=timezone.now(), superseded_by=new_fact
+    )
+    memory = talked_about(alice, "Saturdays")
+    newer = item(memory, "decision", what="tiles from the big shop")
+    older = item(memory, "decision", what="tiles from the little shop")
+    MemoryItem.objects.filter(pk=older.pk).update(valid_to=timezone.now(), superseded_by=newer)
+    page = alice_client.get(reverse("home")).content.decode()
+
+    for undo in (
+        reverse("memories:make-current", args=[old_fact.pk]),
+        reverse("memories:thread-make-current", args=[older.pk]),
+    ):
+        response = alice_client.post(undo, {"next": form_next(page, undo)})
+        assert response.status_code == 302 and response["Location"] == reverse("home")
+
+    old_fact.refresh_from_db()
+    older.refresh_from_db()
+    assert old_fact.valid_to is None and old_fact.superseded_by is None
+    assert older.valid_to is None and older.superseded_by is None
+    week = section(alice_client.get(reverse("home")).content.decode(), "this-week")
+    assert "previously" not in week
 
 
 # --- the rest of the greeting -----------------------------------------------------------------

@@ -204,6 +204,8 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
         404,
     ),
     "memories:thread-reopen": ("item", [POST, POST_HTMX], 404),
+    "memories:thread-make-current": ("item", [POST], 404),
+    "memories:make-current": ("memory", [POST, POST_HTMX], 404),
     "token-revoke": ("token", [POST], 404),
     "conversations:detail": ("past", [GET], 404),
     "conversations:title": ("past", [Visit("post", {"title": "Bob was here"})], 404),

@@ -252,6 +252,10 @@ def test_dated_memories_are_points_that_link_to_their_memory(alice_client, alice
     keep(alice, "Not reviewed", at=now, happened=now, status="draft")
     _, message = conversation_services.add_message(owner=alice, content="we said Friday")
     Memory.everything.filter(message=message).update(happened_at=now)
+    # A conversation's memory is dated by when it was held, a fact by when it was said when its
+    # words name no day: neither is a date the member noted.
+    keep(alice, "We talked about the garden.", at=now, happened=now, source="conversation")
+    keep(alice, "Fence needs paint.", at=now, happened=now, source="extraction", kind="fact")
 
     response = alice_client.get(URL)
     page = Page(response.content.decode())

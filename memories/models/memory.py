@@ -4,6 +4,7 @@ how far their vectors have been written."""
 from __future__ import annotations
 
 import hashlib
+from datetime import date, time
 
 from django.conf import settings
 from django.db import models
@@ -58,6 +59,8 @@ class Memory(models.Model):
         REPLY = "reply"  # the assistant's reply to one, kept as evidence and ranked below
 
     EVIDENCE = (Kind.SAID, Kind.REPLY)
+    # Memories whose words were read for their days when written (conversations/drafts.py).
+    READ_SOURCES = (Source.EXTRACTION, Source.CONVERSATION)
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories"
@@ -223,6 +226,26 @@ class Memory(models.Model):
         """The dates, times, amounts and schedule its words hold, as a person reads them beside
         the words: ["Tue 8 Dec 2026, 10:30am", "$38,000"]."""
         return parsed.said(self.details)
+
+    def named_day(self) -> tuple[date, time | None] | None:
+        """The local day of ``happened_at``, with its time when one was said; None when it names
+        no day. A memory whose words were read (``details``) is dated only when they name a day:
+        one that names none was given the day it was said, and is no appointment (nor is a
+        conversation's memory, dated by when it was held). One whose words were not read
+        (stored by hand, an agent or an import) has the ``happened_at`` it was given, timed
+        unless midnight."""
+        if self.happened_at is None:
+            return None
+        moment = timezone.localtime(self.happened_at)
+        when = self.details.get("when") if isinstance(self.details, dict) else None
+        first = next((m for m in when or [] if isinstance(m, dict) and "date" in m), None)
+        if first is not None:
+            timed = "time" in first
+        elif self.source in self.READ_SOURCES:
+            return None
+        else:
+            timed = moment.time() != time.min
+        return moment.date(), (moment.time().replace(second=0, microsecond=0) if timed else None)
 
     @property
     def said_in_url(self) -> str:
