@@ -18,7 +18,7 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from conversations import review
+from conversations import review, titles
 from memories.models import Act, Memory, MemoryItem, StateDelta
 from talkingrock.fields import CleanFormField
 
@@ -442,3 +442,20 @@ class ImportForm(forms.Form):
         help_text="Talking Rock's own conversations JSON, ChatGPT's conversations.json or "
         "Claude's conversations.json.",
     )
+
+
+# The one-field form that renames a conversation (its page, conversations/views.py).
+class TitleForm(forms.Form):
+    # Control characters are removed, not refused (talkingrock/text.py); blank goes back to the
+    # first words the member said.
+    title = CleanFormField(
+        max_length=titles.MAX_TITLE,
+        required=False,
+        strip=True,
+        label="Title",
+        help_text="A few words to find it by. Leave it empty to show its first words.",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def clean_title(self) -> str:
+        return titles.clean(self.cleaned_data["title"])

@@ -17,11 +17,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from conversations import chat, compression, reasoning, services, titles
-from conversations.forms import ImportForm
+from conversations.forms import ImportForm, TitleForm
 from conversations.greeting import greeting
 from conversations.models import Classification, Conversation, ConversationImport, Message
 from conversations.services import MessageError, TransitionError
-from conversations.title_form import TitleForm
 from memories import acts as act_services
 from memories.acts import ActError
 from memories.models import Act, Memory, MemoryItem, Recall

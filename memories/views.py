@@ -18,6 +18,7 @@ from conversations import reasoning
 from memories import evidence, insights, services
 from memories import search as memory_search
 from memories.acts import ensure_your_story
+from memories.entities import listed
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
 from memories.recall import recall
@@ -208,8 +209,9 @@ def get_entity_for_user(request: HttpRequest, pk: int) -> Entity:
 
 @login_required
 def entities(request: HttpRequest) -> HttpResponse:
-    """Everyone and everything the member's memories name, most mentioned first."""
-    rows = (
+    """Everyone and everything the member's memories name, most mentioned first: not a day nor
+    an "X and Y" pair stored before the extraction rules left those out (entities.listed)."""
+    rows = listed(
         Entity.objects.filter(owner=request.user)
         .annotate(mention_count=Count("mentions"))
         .order_by("-mention_count", "name")

@@ -14,8 +14,8 @@ from conversations.models import Classification
 from memories.consolidation import store
 from memories.models import Dream, Memory, MemoryItem, MemoryLink, Observation
 from narratives import services as narratives
+from tests.support.jargon import jargon_in
 
-JARGON = ("[id:", "BM25", "similarity", "confidence", "Question Opened")
 BOILER = "The boiler service is due every October; Dave sends the quote."
 
 
@@ -60,7 +60,7 @@ def read(response) -> tuple[str, str]:
 
 def speaks_plainly(response) -> str:
     shown, _ = read(response)
-    assert [word for word in JARGON if word in shown] == [], shown
+    assert jargon_in(shown) == [], shown
     return shown
 
 

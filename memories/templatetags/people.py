@@ -1,5 +1,5 @@
-"""The people page's groups: the member's entities by what they are, without the days and the
-"X and Y" pairs stored before the extraction rules left them out (memories/entities.py).
+"""The people page's groups: the member's entities by what they are (the view has left out the
+days and the "X and Y" pairs stored before the extraction rules did: memories/entities.py).
 
 A filter, because the page lists what its view paginates: ``{% with groups=page|people %}``.
 """
@@ -7,8 +7,6 @@ A filter, because the page lists what its view paginates: ``{% with groups=page|
 from __future__ import annotations
 
 from django import template
-
-from memories.entities import listed
 
 register = template.Library()
 
@@ -24,6 +22,5 @@ GROUPS = (
 @register.filter
 def people(entities) -> list[tuple[str, list]]:
     """(heading, entities) for each group that has any, the entities in the order given."""
-    kept = listed(entities)
-    groups = [(heading, [e for e in kept if e.kind in kinds]) for heading, kinds in GROUPS]
+    groups = [(heading, [e for e in entities if e.kind in kinds]) for heading, kinds in GROUPS]
     return [(heading, rows) for heading, rows in groups if rows]

@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 
 from conversations import importing
 from conversations.models import ConversationImport
+from tests.support.jargon import jargon_in
 
 pytestmark = pytest.mark.browser
 
@@ -33,12 +34,6 @@ WIDTHS = {
     "phone": ({"width": 390, "height": 844}, True),
     "no-js": ({"width": 390, "height": 844}, False),
 }
-# What a member must not read outside a fold: ids, scores, engines' failures, stage names.
-JARGON = re.compile(
-    r"\[id:\d+\]|BM25|similarity|confidence|Question Opened|stream ×|not available|"
-    r"Stage: |\bQueued\b|\bquestion_opened\b|\bwaiting_on\b",
-    re.I,
-)
 
 
 def _week(now) -> dict:
@@ -98,7 +93,7 @@ def household(transactional_db, warm_models):
 def plain(page, name: str) -> str:
     """The page's visible text (a closed fold hides its contents), checked for jargon."""
     shown = page.locator("body").inner_text()
-    assert not JARGON.search(shown), f"{name}: {JARGON.search(shown).group(0)!r} in {shown}"
+    assert jargon_in(shown) == [], f"{name}: {jargon_in(shown)} in {shown}"
     assert len(re.findall(r"offline engine", shown, re.I)) <= 1, f"{name}: engine said twice"
     return shown
 
