@@ -7,8 +7,9 @@ this week; the header's search finds a message, a memory and a person; the timel
 charts with their tables. A screenshot of each page at each width is kept for a person to look
 at (``TALKINGROCK_SCREENSHOTS``, else a temporary folder).
 
-The review's own flows (an act made on the review screen, a conversation forgotten, the page
-that refreshes itself without JavaScript) are walked in tests/browser/test_phone_review.py."""
+At each width the review's flows are walked too: an act made on the review screen, and a
+conversation forgotten. The compressing page that refreshes itself without JavaScript, and the
+review's tap targets on a phone, are in tests/browser/test_phone_review.py."""
 
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conversations import importing
-from conversations.models import ConversationImport
+from conversations import compression, importing, services
+from conversations.models import Conversation, ConversationImport
+from memories.models import Memory
 from tests.support.jargon import jargon_in
 
 pytestmark = pytest.mark.browser
@@ -165,4 +168,30 @@ def test_a_week_of_the_household_reads_plainly_at_every_width(
     page.locator("ol.results a[href^='/memories/']").first.click()
     plain(page, "memory")
     page.screenshot(path=str(shots / f"week-memory-{width}.png"), full_page=True)
+
+    # The review flows: an act made on the review screen keeps the memory; a conversation of
+    # only a question is forgotten, transcript and all.
+    kept = compressed(household, "the fence blew down in the wind, ring the fencing man by friday")
+    visit("review", reverse("conversations:review", args=[kept.pk]))
+    page.get_by_label("or a new act", exact=True).fill("Garden")
+    page.get_by_role("button", name="Confirm").click()
+    expect(page.get_by_role("status")).to_contain_text("Garden")
+    assert Memory.objects.get(conversation=kept, kind="memory").act.title == "Garden"
+    asked = compressed(household, "what time is the dentist again?")
+    page.goto(reverse("conversations:review", args=[asked.pk]))
+    page.get_by_text("Forget this conversation").click()  # a fold: no JavaScript needed
+    page.get_by_role("button", name="Yes, forget it").click()
+    expect(page.get_by_role("status")).to_contain_text("Forgotten")
+    assert not Conversation.objects.filter(pk=asked.pk).exists()
     context.close()
+
+
+def compressed(owner, line: str) -> Conversation:
+    """A conversation said, closed and compressed: its review is ready."""
+    conversation, _ = services.add_message(owner=owner, content=line)
+    services.request_close(conversation=conversation)
+    services.confirm_close(conversation=conversation)
+    compression.compress(conversation.pk)
+    conversation.refresh_from_db()
+    assert conversation.review_ready
+    return conversation
