@@ -35,7 +35,7 @@ from conversations.models import Conversation, ConversationImport, Message
 from household import passwords
 from memories import insights, services, threads
 from memories.consolidation import store
-from memories.models import Act, Dream, Entity, MemoryItem, Observation
+from memories.models import Act, Dream, Entity, Memory, MemoryItem, Observation
 from narratives import services as narratives
 from talkingrock.models import ApiToken
 from tests.support import page_form
@@ -260,6 +260,22 @@ def _reviewed(alice, household):
         memory__owner=alice, is_active=True, type__in=MemoryItem.OPEN_TYPES
     ).first()
     threads.resolve(owner=alice, item_id=item.pk, how="done")
+    # A fact and a decision replaced this week: "This week" offers their Undo.
+    kept = item.memory
+    now = timezone.now()
+    newer = MemoryItem.objects.create(memory=kept, type="decision", data={"what": "quartz"})
+    MemoryItem.objects.create(
+        memory=kept, type="decision", data={"what": "oak"}, valid_to=now, superseded_by=newer
+    )
+    later = Memory.objects.create(owner=alice, act=kept.act, kind="fact", content="Tiles: grey.")
+    Memory.objects.create(
+        owner=alice,
+        act=kept.act,
+        kind="fact",
+        content="Tiles: white.",
+        valid_to=now,
+        superseded_by=later,
+    )
     insights.dismiss(Observation.objects.filter(owner=alice).first())
     insights.dismiss_dream(Dream.objects.filter(owner=alice).first())
 
