@@ -21,7 +21,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.text import Truncator
 
 from conversations import answers, questions, reasoning
 from conversations.models import Conversation, Message
@@ -31,6 +30,7 @@ from memories.models import Memory, Recall, RecallHit
 from memories.recall import line_of, recall
 from narratives import services as narratives
 from talkingrock import jobs, llm
+from talkingrock.text import shortened
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 
 log = logging.getLogger(__name__)
@@ -164,7 +164,7 @@ def _used(hit, found) -> dict[str, Any]:
         "conversation": hit.memory.conversation_id,
         "why": "; ".join(hit.why)[:200],
         "because": hit.because(found.terms),  # in household words, for the page
-        "words": Truncator(" ".join(hit.memory.content.split())).words(USED_WORDS),
+        "words": shortened(hit.memory.content, words=USED_WORDS),
     }
 
 

@@ -20,6 +20,7 @@ from memories import insights
 from memories.forms import ObservationFilterForm, ObservationForm
 from memories.models import Dream, Observation
 from talkingrock.navigation import next_url
+from talkingrock.text import shortened
 
 PAGE_SIZE = 20
 
@@ -38,8 +39,11 @@ def get_dream_for_user(request: HttpRequest, pk: int) -> Dream:
         raise Http404("No such dream.") from None
 
 
+SHORT_CHARS = 120
+
+
 def _short(text: str) -> str:
-    return text if len(text) <= 120 else text[:119].rstrip() + "…"
+    return shortened(text, chars=SHORT_CHARS)
 
 
 def _page(request: HttpRequest, rows, *, observed: bool = False):

@@ -35,10 +35,10 @@ from datetime import date, datetime, time, timedelta
 from django.db.models import Count, Q
 from django.db.models.functions import TruncWeek
 from django.utils import dateformat, timezone
-from django.utils.text import Truncator
 
 from memories import threads
 from memories.models import Act, Memory, MemoryItem
+from talkingrock.text import shortened
 
 DEFAULT_WEEKS = 12
 MIN_WEEKS = 4
@@ -475,7 +475,7 @@ def dated_events(owner, window: Window) -> EventChart:
             memory=memory,
             url=memory.get_absolute_url(),
             when=day_month(timezone.localtime(memory.happened_at).date()),
-            words=Truncator(" ".join(memory.content.split())).chars(LABEL_CHARS),
+            words=shortened(memory.content, chars=LABEL_CHARS),
             ahead=memory.happened_at > window.now,
             y=round(ideal[i], 1),
             label_y=round(placed[i], 1),

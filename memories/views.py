@@ -26,7 +26,7 @@ from memories.recall.results import keyword_because
 from narratives import services as narrative_services
 from narratives.models import Narrative
 from talkingrock.navigation import next_url
-from talkingrock.text import MAX_SEARCH_CHARS
+from talkingrock.text import MAX_SEARCH_CHARS, shortened
 
 PAGE_SIZE = 20
 SEARCH_LIMIT = 25
@@ -47,10 +47,12 @@ def get_act_for_user(request: HttpRequest, pk: int) -> Act:
     return get_object_or_404(Act, pk=pk, owner=request.user)
 
 
+NAMED_CHARS = 60  # a memory named in a message
+
+
 def _first_words(memory: Memory) -> str:
     """A memory named by its words in a message (never by its id)."""
-    words = " ".join(memory.content.split())
-    return words if len(words) <= 60 else words[:59].rstrip() + "…"
+    return shortened(memory.content, chars=NAMED_CHARS)
 
 
 def _page(request: HttpRequest, queryset):

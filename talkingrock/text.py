@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.text import Truncator
+
 # Searches travel in the URL (GET: a result page can be bookmarked, reloaded and gone back to),
 # and the web server refuses a request line longer than 8,190 bytes (gunicorn's ceiling, which
 # scripts/serve.sh sets) with a bare 414 page. 500 characters of any script fit percent-encoded
@@ -97,3 +99,10 @@ def lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text).translate(
         str.maketrans("’‘", "''")
     )
+
+
+def shortened(text: str, *, chars: int = 0, words: int = 0) -> str:
+    """``text`` on one line, cut at ``words`` words or ``chars`` characters with "…" (Django's
+    Truncator): how a memory or a message is named in a line of a page."""
+    cut = Truncator(" ".join(str(text).split()))
+    return cut.words(words) if words else cut.chars(chars)

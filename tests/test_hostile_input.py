@@ -20,7 +20,7 @@ from household import api
 from memories.models import Act, Memory, MemoryItem, Recall, RecallHit
 from narratives import services as narratives
 from talkingrock.models import ApiToken
-from talkingrock.text import has_control
+from talkingrock.text import has_control, shortened
 from talkingrock.tools import REGISTRY, ToolError, call_tool
 from tests.support import page_form
 
@@ -302,3 +302,15 @@ def test_the_recall_trail_and_a_replys_memory_list_store_clean_json(alice):
     assert dirty_text() == []
     trail.refresh_from_db()
     assert trail.parameters == {"limit": "5"} and trail.query == "boiler"
+
+
+@pytest.mark.parametrize(
+    ("text", "kwargs", "shown"),
+    [
+        ("the boiler\n\thums  in winter", {"chars": 60}, "the boiler hums in winter"),
+        ("a" * 80, {"chars": 10}, "a" * 9 + "…"),
+        ("one two three four five", {"words": 3}, "one two three…"),
+    ],
+)
+def test_a_text_named_in_a_line_is_one_line_and_cut_with_an_ellipsis(text, kwargs, shown):
+    assert shortened(text, **kwargs) == shown
