@@ -254,7 +254,10 @@ def _source(hit: Hit, *, now: datetime) -> str:
     """Where a sentence comes from and when, in words: "you said on 25 November", "kept on 3
     March — Kitchen remodel"."""
     memory = hit.memory
-    when = spoken_date(memory.happened_at or memory.created_at, now=now)
+    # A message was said when it happened; a kept memory was kept when it was written (its
+    # ``happened_at`` is the day its words name: "dentist on the 8th" is not kept on the 8th).
+    at = (memory.happened_at or memory.created_at) if memory.is_evidence else memory.created_at
+    when = spoken_date(at, now=now)
     if memory.kind == Memory.Kind.SAID:
         return f"you said on {when}"
     if memory.kind == Memory.Kind.REPLY:

@@ -519,3 +519,16 @@ def test_who_is_answered_with_the_name_and_the_later_one_first(alice, index):
 
     assert answer.text.startswith("Grace")
     assert "before: Paul" in answer.text
+
+
+def test_a_kept_fact_says_when_it_was_kept_not_the_day_its_words_name(alice, remember, index):
+    fact = remember("The vet booked Rolo's jabs on the 14th at 9:30.", kind=Memory.Kind.FACT)
+    kept_at = NOW - timedelta(days=3)
+    Memory.objects.filter(pk=fact.pk).update(
+        created_at=kept_at, happened_at=NOW + timedelta(days=12)
+    )
+    index(alice)
+
+    answer = ask(alice, "when are rolo's jabs")
+
+    assert f"kept on {answers.spoken_date(kept_at, now=NOW)}" in answer.text, answer.text

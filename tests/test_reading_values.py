@@ -117,6 +117,21 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
     assert questions.value_in(said, "date", said_on=SAID_ON).endswith("8 August 2026")
 
 
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("the physio got moved to friday at 4", "Friday 5 June 2026 at 4pm"),
+        ("they pushed it back to the 14th, same time", "Sunday 14 June 2026"),
+        ("parents evening was rescheduled for tues", "Tuesday 9 June 2026"),
+        ("the parcel came on the 1st", "Monday 1 June 2026"),  # what happened still looks back
+        ("we moved to leeds on the 1st", "Monday 1 June 2026"),  # moved house: it happened
+    ],
+)
+def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
+    """ "moved to friday": a past verb, but the day is where the plan stands now."""
+    assert questions.value_in(said, "date", said_on=SAID_ON) == day
+
+
 def test_a_name_asked_for_is_not_the_one_the_question_names():
     """ "what did lee say": the person the answer names is someone else, when there is one."""
     said = "lee said ruth will do the tiling, shes coming tues"

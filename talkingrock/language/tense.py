@@ -33,6 +33,10 @@ def lean_of(text: str, at: int | None = None) -> str:
         # Within the sentence the date is said in: "sami made the swim meet!! its aug 8".
         sentence_start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
         before = re.findall(r"[a-z']+", low[sentence_start:at])[-6:]
+        # The date's own first word when it is its preposition ("for tues"), else none.
+        own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
+        if _moved_to(before + own):
+            return "future"
         for word in reversed(before):
             if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
                 return "past"
@@ -44,6 +48,21 @@ def lean_of(text: str, at: int | None = None) -> str:
     if words & _PAST_FORMS or any(w not in _NOT_PAST_ED for w in _ED.findall(low)):
         return "past"
     return "future"
+
+
+# A day a plan was moved to is where it stands now, ahead of the telling: "dentist got moved to
+# tuesday", "they pushed it to the 14th", "rescheduled for friday".
+_MOVED = frozenset(
+    "moved pushed changed rescheduled postponed shifted switched brought put".split()
+)
+_TO = frozenset("to for till until til".split())
+
+
+def _moved_to(before: list[str]) -> bool:
+    """Whether the words just before a date are a change of plan and its "to" ("moved to", "pushed
+    it back to the"), so that the date is where the plan was moved."""
+    words = [word for word in before if word not in ("the", "it", "back", "forward", "on")]
+    return len(words) >= 2 and words[-1] in _TO and words[-2] in _MOVED
 
 
 _AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its booked due".split())
