@@ -377,7 +377,10 @@ def answer_question(
     best = scored[0]
     coverage = coverage_of(best, asked)
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)
-    if coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS:
+    # "What did I say I wanted …": a sentence that says what the member wants, in what recall
+    # found above its floor, answers though it shares few of the question's words.
+    wanted_first = asked.wanted == "preference" and bool(value_of(best, asked))
+    if coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS and not wanted_first:
         return Answer(
             NO_MEMORY,
             "no_memory",

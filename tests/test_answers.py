@@ -422,6 +422,25 @@ def test_a_preference_is_answered_by_what_was_said_about_wanting_it(alice, index
     assert "rather do the teas" in answer.text.splitlines()[0]
 
 
+def test_what_the_member_wanted_answers_when_recall_puts_it_first_in_other_words(alice, index):
+    """ "What did I say I wanted for …": the sentence recall finds first says what was wanted,
+    though it shares none of the question's words."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "booked the villa for august",
+        "private pool and a kitchen like i wanted, no all inclusive buffet thanks",
+        apart=timedelta(minutes=2),
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=10), "bins go out on thursday now")
+    index(alice)
+
+    answer = ask(alice, "what did i say i wanted for where we stay in summer")
+
+    assert answer.kind == "answer", answer.reason
+    assert "private pool and a kitchen" in answer.text.splitlines()[0]
+
+
 def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, index):
     _said_in_a_conversation(
         alice, NOW - timedelta(days=30), "jo's brace went on yesterday, took about an hour"
