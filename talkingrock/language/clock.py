@@ -1,0 +1,126 @@
+"""Times of day as people say them ("3pm", "10:30", "at 9", "half 3", "noon"), and a time said
+next to a day or a schedule taken as its time ("tmrw at 10:30", "every other saturday at 10").
+Run by talkingrock/language/dates.py's ``find``; a time without am or pm is in the afternoon
+from 1 to 7 and in the morning from 8 to 11, as household times are, and in the evening when
+the text is about one ("dinner at 8")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import time
+
+from talkingrock.language.mentions import Finder, Mention, alternation
+
+_HOURS_IN_WORDS = {
+    word: n
+    for n, word in enumerate(
+        "one two three four five six seven eight nine ten eleven twelve".split(), start=1
+    )
+}
+
+_TIME_AMPM = re.compile(
+    r"\b(?:(at|@|around|about|by|from|till|until|before|after)\s*)?(\d{1,2})(?:[:.](\d{2}))?"
+    r"\s*(a\.?m\.?|p\.?m\.?)(?![a-z])"
+)
+# Not a pace: "at 11:30 pace", "8:45/mile", "5:10 per km" are minutes and seconds.
+_TIME_CLOCK = re.compile(
+    r"\b(?:(at|@|around|about|by|from|till|until)\s*)?(\d{1,2}):(\d{2})\b"
+    r"(?!\s*(?:pace|(?:min(?:ute)?s?\s*)?(?:/|per\s)\s*(?:mile|mi|km|k)\b))"
+)
+_TIME_AT = re.compile(
+    r"\b(at|@|around|by)\s+(\d{1,2})\b(?![:.,/]?\d)(?!\s*(?:%|k\b|grand|quid|pounds|dollars|"
+    r"euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|years?|yrs?\b|people|kids|"
+    r"percent|miles?|km|st\b|nd\b|rd\b|th\b))"
+)
+_TIME_HALF = re.compile(
+    rf"\b(?:(at|around|by)\s+)?half\s+(?:past\s+)?({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
+)
+_TIME_NAMED = re.compile(r"\b(?:(at|around|by)\s+)?(noon|midday|midnight)\b")
+
+
+_EVENING = re.compile(r"\b(tonight|tonite|2nite|evening|night|dinner|supper|drinks|pub)\b")
+
+
+def clock_time(hour: int, minute: int, half: str = "", *, evening: bool = False) -> time | None:
+    half = half.replace(".", "")[:1]
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    elif not half and (1 <= hour <= 7 or (evening and 5 <= hour <= 11)):
+        # "pickup at 3:30": household times without am or pm are the afternoon's; "dinner at 8"
+        # is the evening's.
+        hour += 12
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        return None
+    return time(hour, minute)
+
+
+def read_times(f: Finder) -> list[Mention]:
+    times = Finder(f.text, f.today, f.lean)
+    times.low = f.low
+    evening = _EVENING.search(f.low) is not None
+
+    def ampm(m: re.Match) -> dict | None:
+        moment = clock_time(int(m[2]), int(m[3] or 0), m[4])
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
+    def clock(m: re.Match) -> dict | None:
+        hour, minute = int(m[2]), int(m[3])
+        if 13 <= hour <= 23 and minute < 60:
+            moment = time(hour, minute)
+        else:
+            moment = clock_time(hour, minute, evening=evening)
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
+    def at(m: re.Match) -> dict | None:
+        hour = int(m[2])
+        if not 1 <= hour <= 12:
+            return None
+        return {"time": clock_time(hour, 0, evening=evening), "lead": m[1]}
+
+    def half(m: re.Match) -> dict | None:
+        hour = int(m[2]) if m[2].isdigit() else _HOURS_IN_WORDS[m[2]]
+        moment = clock_time(hour, 30, evening=evening) if 1 <= hour <= 12 else None
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
+    def named(m: re.Match) -> dict:
+        return {"time": time(0, 0) if m[2] == "midnight" else time(12, 0), "lead": m[1] or ""}
+
+    times.each(_TIME_AMPM, ampm, "time")
+    times.each(_TIME_CLOCK, clock, "time")
+    times.each(_TIME_AT, at, "time")
+    times.each(_TIME_HALF, half, "time")
+    times.each(_TIME_NAMED, named, "time")
+    f.low = times.low
+    return times.found
+
+
+_JOIN = re.compile(r"^\s*(?:,|at|@|from|around|about|-|on)?\s*(?:at\s*)?$")
+
+
+def attach_times(mentions: list[Mention], times: list[Mention], text: str) -> list[Mention]:
+    """A time said next to a day or a schedule is its time: "tmrw at 10:30", "10:30 on the
+    8th", "every other saturday at 10"."""
+    days = sorted(mentions, key=lambda m: m.start)
+    loose = []
+    for moment in times:
+        owner = None
+        for i, mention in enumerate(days):
+            if mention.time is not None or (mention.day is None and mention.recurs is None):
+                continue
+            between = text[mention.end : moment.start] if mention.end <= moment.start else ""
+            before = text[moment.end : mention.start] if moment.end <= mention.start else ""
+            if (mention.end <= moment.start and _JOIN.match(between)) or (
+                moment.end <= mention.start and _JOIN.match(before)
+            ):
+                owner = i
+                break
+        if owner is None:
+            loose.append(moment)
+            continue
+        mention = days[owner]
+        start, end = min(mention.start, moment.start), max(mention.end, moment.end)
+        days[owner] = replace(mention, text=text[start:end], start=start, end=end, time=moment.time)
+    return days + loose
