@@ -16,8 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "talkingrock.settings")
 django_application = get_asgi_application()
 
 # After the apps are loaded: the MCP endpoint authenticates with the models.
-from household.mcp_server import PATH as MCP_PATH  # noqa: E402
 from household.mcp_server import HttpEndpoint  # noqa: E402
+from household.members import MCP_PATH  # noqa: E402
 
 MCP_PATHS = frozenset({MCP_PATH, f"{MCP_PATH}/"})
 # WhiteNoise answers with a file iterator Django reads in a thread; for our few small static

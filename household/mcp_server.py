@@ -46,7 +46,6 @@ from talkingrock.tools import REGISTRY, ToolError, call_tool
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "talkingrock"
-PATH = "/mcp"  # where the web server mounts the streamable HTTP transport (household/asgi.py)
 INSTRUCTIONS = (
     "Talking Rock is a household's memory. Each tool acts for the member this connection "
     "belongs to: store what they tell you with memory_store, find it again with "

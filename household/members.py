@@ -19,10 +19,14 @@ from django.views.decorators.http import require_POST
 
 from household import backup, passwords, throttle
 from household.forms import MemberForm, SetupForm, TokenForm
-from household.mcp_server import PATH as MCP_PATH
 from memories import insights
 from talkingrock import jobs
 from talkingrock.models import ApiToken
+
+# Where the web server mounts MCP's streamable HTTP transport (household/asgi.py), shown on
+# Settings beside the tokens. Here, not in mcp_server.py: this module loads in every process (its
+# middleware), and the MCP SDK takes half a second to import.
+MCP_PATH = "/mcp"
 
 User = get_user_model()
 
