@@ -126,3 +126,10 @@ def file_env(tmp_path):
     from tests.support import processes
 
     return processes.file_env(tmp_path)
+
+
+@pytest.fixture
+def capture(django_capture_on_commit_callbacks):
+    """Run what is queued on commit (tests run in a transaction that never commits):
+    ``with capture(execute=True): …``."""
+    return django_capture_on_commit_callbacks

@@ -70,11 +70,6 @@ def close_and_compress(conversation, capture) -> Conversation:
 
 
 @pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
-
-
-@pytest.fixture
 def carol(db):
     """A member who has nothing yet: where a backup is restored."""
     return get_user_model().objects.create_user("carol", password="another fine password")

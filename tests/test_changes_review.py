@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
 
 from conversations import changes, review, services
@@ -19,11 +18,6 @@ from memories.recall import recall
 
 BEFORE = "we decided to go with butcher block worktops for the kitchen, its cheaper"
 AFTER = "changed our minds, going with quartz worktops instead, butcher block needs oiling"
-
-
-@pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
 
 
 def talked(owner, capture, *lines):

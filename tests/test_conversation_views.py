@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
@@ -24,11 +23,6 @@ LINES = [
     "I'm waiting on Alex to send the contract for the kitchen.",
     "We still can't decide whether to replace the boiler before winter.",
 ]
-
-
-@pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
 
 
 def say(client, text, **headers):

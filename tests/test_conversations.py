@@ -46,11 +46,6 @@ def close_and_compress(conversation, capture):
     return conversation
 
 
-@pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
-
-
 # --- transitions -----------------------------------------------------------------------------
 
 

@@ -336,8 +336,3 @@ def test_a_new_conversation_starts_where_the_last_one_left_off(alice, capture):
     assert reply.content.startswith(f"Where you left off: {final.summary}")
     system = chat.compose(second, message, [])[0]["content"]
     assert final.summary in system  # the model is caught up in one query, too
-
-
-@pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks

@@ -140,10 +140,8 @@ def test_a_result_by_meaning_says_why_in_words_with_the_scores_in_its_fold(alice
 
 def test_the_observations_and_dreams_fold_their_engines_and_scores(alice, alice_client, remember):
     fact = remember("Dave services the boiler every October.", kind=Memory.Kind.FACT)
-    store.create(
-        alice.pk, store.Draft("Dave looks after the boiler.", kind=Observation.Kind.STATE), [fact],
-        engine="offline",
-    )  # fmt: skip
+    draft = store.Draft("Dave looks after the boiler.", kind=Observation.Kind.STATE)
+    store.create(alice.pk, draft, [fact], engine="offline")
     dream = Dream.objects.create(
         owner=alice, text="Boilers and bread both like warmth.", score=0.81
     )

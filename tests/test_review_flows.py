@@ -45,11 +45,6 @@ def closed(client, owner, capture, lines=LINES, *, run=True) -> Conversation:
 
 
 @pytest.fixture
-def capture(django_capture_on_commit_callbacks):
-    return django_capture_on_commit_callbacks
-
-
-@pytest.fixture
 def draft(alice_client, alice, capture) -> Memory:
     """Alice's closed conversation, its draft (four items, two facts) waiting for review."""
     return review.draft_of(closed(alice_client, alice, capture))

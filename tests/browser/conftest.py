@@ -11,7 +11,7 @@ import threading
 import pytest
 from playwright.sync_api import sync_playwright
 
-from talkingrock import warmup
+from talkingrock import jobs, warmup
 
 # Playwright's sync API runs an asyncio loop in this thread; Django refuses ORM calls from a
 # thread with a running loop unless told that this is deliberate.
@@ -81,3 +81,19 @@ def database_turns(live_server, transactional_db):
     httpd.set_app(one_at_a_time)
     yield turns
     httpd.set_app(app)
+
+
+@pytest.fixture
+def busy_worker(monkeypatch):
+    """Compressions wait in a queue, as behind a busy worker, until the test runs them."""
+    queue: list[tuple] = []
+    run = jobs.run_now_or_queue
+
+    def hold(func: str, *args, **kwargs):
+        if func == "conversations.tasks.compress":
+            queue.append(args)
+        else:
+            run(func, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "run_now_or_queue", hold)
+    return queue

@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from conversations import changes, compression
-from talkingrock import jobs
 
 pytestmark = pytest.mark.browser
 
@@ -21,22 +20,6 @@ FIRST = [
     "I need to order the tiles for the bathroom.",
     "We still can't decide whether to replace the boiler before winter.",
 ]
-
-
-@pytest.fixture
-def busy_worker(monkeypatch):
-    """Compressions wait in a queue, as behind a busy worker, until the test runs them."""
-    queue: list[tuple] = []
-    run = jobs.run_now_or_queue
-
-    def hold(func: str, *args, **kwargs):
-        if func == "conversations.tasks.compress":
-            queue.append(args)
-        else:
-            run(func, *args, **kwargs)
-
-    monkeypatch.setattr(jobs, "run_now_or_queue", hold)
-    return queue
 
 
 def watch_it_compress(page, busy_worker, monkeypatch, database_turns) -> None:

@@ -4,9 +4,6 @@ a person to look at (``TALKINGROCK_SCREENSHOTS``, else a temporary folder)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -15,25 +12,14 @@ from conversations import services
 from memories import indexing
 from memories import services as memory_services
 from memories.models import Observation
+from tests.browser.pages import LAPTOP, PASSWORD, PHONE, WIDEST, screenshots, signed_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long household passphrase"
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 LONG = (
     "Ottoline's dentist appointment moved to Tuesday 3pm at the Elm Road practice; "
     "https://example.org/a-very-long-address-that-has-no-spaces-at-all-and-would-overflow"
 )
-WIDEST = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width && box.right > width + 1) out.push(el.tagName.toLowerCase() + '.' + el.className);
-  }
-  return {scroll: document.documentElement.scrollWidth, width, out: out.slice(0, 5)};
-}"""
 
 
 @pytest.fixture
@@ -52,15 +38,7 @@ def member(transactional_db, warm_models):
 def test_the_search_box_finds_without_javascript_and_fits_the_screen(
     browser, live_server, member, tmp_path, viewport
 ):
-    context = browser.new_context(
-        base_url=live_server.url, viewport=viewport, java_script_enabled=False
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
+    context, page = signed_in(browser, live_server, viewport=viewport, java_script_enabled=False)
 
     box = page.get_by_role("searchbox", name="Find anything")
     expect(box).to_be_visible()  # on a phone too, without opening the menu
@@ -71,9 +49,9 @@ def test_the_search_box_finds_without_javascript_and_fits_the_screen(
     expect(page.get_by_role("heading", name="People & places")).to_be_visible()
     expect(page.get_by_role("searchbox", name="Find anything")).to_have_value("Ottoline")
 
-    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / f"find-{viewport['width']}.png"), full_page=True)
+    page.screenshot(
+        path=str(screenshots(tmp_path) / f"find-{viewport['width']}.png"), full_page=True
+    )
     found = page.evaluate(WIDEST)
     context.close()
     assert found["scroll"] <= found["width"] and found["out"] == [], found

@@ -13,10 +13,8 @@ review's tap targets on a phone, are in tests/browser/test_phone_review.py."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -24,18 +22,18 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from conversations import compression, importing, services
+from conversations import importing
 from conversations.models import Conversation, ConversationImport
 from memories.models import Memory
+from tests.browser.pages import LAPTOP, PASSWORD, PHONE, compressed, screenshots, signed_in
 from tests.support.jargon import jargon_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long household passphrase"
 WIDTHS = {
-    "laptop": ({"width": 1280, "height": 900}, True),
-    "phone": ({"width": 390, "height": 844}, True),
-    "no-js": ({"width": 390, "height": 844}, False),
+    "laptop": (LAPTOP, True),
+    "phone": (PHONE, True),
+    "no-js": (PHONE, False),
 }
 
 
@@ -106,23 +104,15 @@ def test_a_week_of_the_household_reads_plainly_at_every_width(
     browser, live_server, household, tmp_path, width
 ):
     viewport, javascript = WIDTHS[width]
-    context = browser.new_context(
-        base_url=live_server.url, viewport=viewport, java_script_enabled=javascript
+    context, page = signed_in(
+        browser, live_server, "maya", viewport=viewport, java_script_enabled=javascript
     )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
 
     def visit(name: str, url: str) -> str:
         page.goto(url)
         page.screenshot(path=str(shots / f"week-{name}-{width}.png"), full_page=True)
         return plain(page, name)
-
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("maya")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
 
     # The greeting: what is coming up (the dentist by Monday, the plumber on Thursday) and
     # what changed this week (the pickup, with what it replaced).
@@ -184,14 +174,3 @@ def test_a_week_of_the_household_reads_plainly_at_every_width(
     expect(page.get_by_role("status")).to_contain_text("Forgotten")
     assert not Conversation.objects.filter(pk=asked.pk).exists()
     context.close()
-
-
-def compressed(owner, line: str) -> Conversation:
-    """A conversation said, closed and compressed: its review is ready."""
-    conversation, _ = services.add_message(owner=owner, content=line)
-    services.request_close(conversation=conversation)
-    services.confirm_close(conversation=conversation)
-    compression.compress(conversation.pk)
-    conversation.refresh_from_db()
-    assert conversation.review_ready
-    return conversation

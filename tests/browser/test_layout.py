@@ -4,9 +4,6 @@ kept for a person to look at (``TALKINGROCK_SCREENSHOTS``, else a temporary fold
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -18,30 +15,15 @@ from memories.consolidation import store
 from memories.models import Act, ConsolidationRun, Dream, Entity, Memory, Recall
 from narratives.models import Narrative
 from talkingrock import jobs
+from tests.browser.pages import LAPTOP, PASSWORD, PHONE, WIDEST, screenshots, sign_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long household passphrase"
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
 LONG = (
     "Maya's dentist appointment moved to Tuesday 3pm at the Elm Road practice; "
     "https://example.org/a-very-long-address-that-has-no-spaces-at-all-and-would-overflow "
     "and Dr Novak wants the inhaler reviewed before the winter."
 )
-
-# What a script in the page reports: how wide the page is, and the elements that stick out.
-WIDEST = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width && box.right > width + 1) {
-      out.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(box.right)} px)`);
-    }
-  }
-  return {scroll: document.documentElement.scrollWidth, width, out: out.slice(0, 5)};
-}"""
 
 
 @pytest.fixture
@@ -118,17 +100,8 @@ def pages(found) -> dict[str, str]:
     }
 
 
-def sign_in(page) -> None:
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.locator(".engine-status")).to_be_visible()
-
-
 def test_no_page_is_wider_than_a_phone(browser, live_server, household, warm_models, tmp_path):
-    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     context = browser.new_context(base_url=live_server.url, viewport=PHONE)
     context.set_default_timeout(10_000)
     page = context.new_page()

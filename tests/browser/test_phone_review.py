@@ -5,65 +5,27 @@ by itself: the compressing page refreshes until the review is ready."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from conversations import compression, review, services
-from talkingrock import jobs
+from tests.browser.pages import PASSWORD, PHONE, WIDEST, compressed, screenshots, signed_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long household passphrase"
-PHONE = {"width": 390, "height": 844}
 TAP = 44
 LINES = [
     "We decided to paint the hallway green because it hides scuffs.",
     "I'm waiting on Alex to send the contract for the kitchen.",
     "We still can't decide whether to replace the boiler before winter.",
 ]
-# How wide the page is, and the elements that stick out past the screen's right edge.
-WIDEST = """() => {
-  const width = document.documentElement.clientWidth;
-  const out = [];
-  for (const el of document.querySelectorAll('body *')) {
-    const box = el.getBoundingClientRect();
-    if (box.width && box.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className}`);
-  }
-  return {scroll: document.documentElement.scrollWidth, width, out: out.slice(0, 5)};
-}"""
-
-
-def compressed(owner, lines=LINES):
-    for line in lines:
-        services.add_message(owner=owner, content=line)
-    conversation = services.open_conversation(owner)
-    services.request_close(conversation=conversation)
-    services.confirm_close(conversation=conversation)
-    compression.compress(conversation.pk)
-    conversation.refresh_from_db()
-    return conversation
 
 
 @pytest.fixture
 def alice(transactional_db):
     return get_user_model().objects.create_user("alice", password=PASSWORD)
-
-
-def signed_in(browser, live_server, **options):
-    context = browser.new_context(base_url=live_server.url, **options)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill("alice")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", level=1)).to_be_visible()
-    return context, page
 
 
 def too_small(locator) -> list[str]:
@@ -79,7 +41,7 @@ def too_small(locator) -> list[str]:
 
 
 def test_the_greetings_done_and_dismiss_are_big_enough_to_tap(browser, live_server, alice):
-    review.confirm(conversation=compressed(alice))
+    review.confirm(conversation=compressed(alice, *LINES))
     context, page = signed_in(browser, live_server, viewport=PHONE)
 
     buttons = page.locator("li.thread form button")
@@ -93,14 +55,12 @@ def test_the_greetings_done_and_dismiss_are_big_enough_to_tap(browser, live_serv
 def test_the_review_on_a_phone_has_big_ticks_and_a_stacked_table(
     browser, live_server, alice, tmp_path
 ):
-    conversation = compressed(alice)
+    conversation = compressed(alice, *LINES)
     context, page = signed_in(browser, live_server, viewport=PHONE)
     page.goto(reverse("conversations:review", args=[conversation.pk]))
     page.get_by_text("Split across acts").click()  # its ticks shown too
     page.get_by_text("Forget this conversation").click()
-    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))  # for a person to look at
-    shots.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(shots / "phone-review.png"), full_page=True)
+    page.screenshot(path=str(screenshots(tmp_path) / "phone-review.png"), full_page=True)
 
     ticks = page.locator("#review-form input[type=checkbox]")
     labelled = page.locator("#review-form label:has(input[type=checkbox])")
@@ -120,24 +80,8 @@ def test_the_review_on_a_phone_has_big_ticks_and_a_stacked_table(
     context.close()
 
 
-@pytest.fixture
-def held_compressions(monkeypatch):
-    """Compressions wait, as behind a busy worker, until the test runs them."""
-    queue: list[tuple] = []
-    run = jobs.run_now_or_queue
-
-    def hold(func: str, *args, **kwargs):
-        if func == "conversations.tasks.compress":
-            queue.append(args)
-        else:
-            run(func, *args, **kwargs)
-
-    monkeypatch.setattr(jobs, "run_now_or_queue", hold)
-    return queue
-
-
 def test_without_javascript_closing_ends_on_the_review_by_itself(
-    browser, live_server, alice, held_compressions, database_turns
+    browser, live_server, alice, busy_worker, database_turns
 ):
     for line in LINES[:2]:  # each answered: no reply is awaited, only the compression
         conversation, said = services.add_message(owner=alice, content=line)
@@ -149,7 +93,7 @@ def test_without_javascript_closing_ends_on_the_review_by_itself(
     expect(page.locator("#progress")).to_contain_text("Remembering this conversation")
     # Without JavaScript the <noscript> note shows (Playwright's text matchers skip noscript).
     expect(page.locator("#progress noscript p.hint")).to_be_visible()
-    (conversation_id,) = held_compressions.pop()
+    (conversation_id,) = busy_worker.pop()
 
     with database_turns:  # the worker, in its turn with the page's own refreshing
         compression.compress(conversation_id)

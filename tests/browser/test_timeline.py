@@ -4,9 +4,7 @@ is kept for a person to look at (``TALKINGROCK_SCREENSHOTS``, else a temporary f
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,11 +14,10 @@ from playwright.sync_api import expect
 
 from memories.acts import ensure_your_story
 from memories.models import Act, Memory, MemoryItem
+from tests.browser.pages import PASSWORD, PHONE, screenshots, signed_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "a long household passphrase"
-PHONE = {"width": 390, "height": 844}
 LONG = (
     "Maya's dentist appointment moved to Tuesday 3pm at the Elm Road practice; "
     "https://example.org/a-very-long-address-that-has-no-spaces-at-all-and-would-overflow"
@@ -56,18 +53,11 @@ def history(transactional_db):
 def test_the_charts_fit_a_phone_and_show_without_javascript(
     browser, live_server, history, warm_models, tmp_path
 ):
-    shots = Path(os.environ.get("TALKINGROCK_SCREENSHOTS", tmp_path))
-    shots.mkdir(parents=True, exist_ok=True)
+    shots = screenshots(tmp_path)
     for javascript in (True, False):
-        context = browser.new_context(
-            base_url=live_server.url, viewport=PHONE, java_script_enabled=javascript
+        context, page = signed_in(
+            browser, live_server, viewport=PHONE, java_script_enabled=javascript
         )
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto("/accounts/login/")
-        page.get_by_label("Username").fill("alice")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
         page.goto(reverse("memories:timeline"))
         page.screenshot(path=str(shots / f"phone-timeline-js-{javascript}.png"), full_page=True)
         for n, section in enumerate(page.locator("section.over-time").all()):
