@@ -20,7 +20,7 @@ from conversations.asking import transcript_of
 from conversations.changes import Found
 from conversations.models import Conversation, Message
 from conversations.services import TransitionError
-from memories import acts, evidence, indexing
+from memories import acts, evidence, indexing, sharing
 from memories.models import Act, Memory, MemoryItem, StateDelta
 from memories.services import clean_content
 from talkingrock import jobs
@@ -453,6 +453,7 @@ def _keep(conversation: Conversation, memories: list[Memory], declined, *, at=No
                 resolved_at=now,
                 resolution=MemoryItem.Resolution.CONVERSATION,
             )
+            sharing.items_closed_by_conversation([delta.item.pk], actor=conversation.owner)
         if delta.type == StateDelta.Type.SUPERSEDED:
             _supersede(delta, conversation, first, changed_at)
         delta.applied = True
@@ -463,6 +464,14 @@ def _keep(conversation: Conversation, memories: list[Memory], declined, *, at=No
     )
     # What was said in it follows it into the act it was kept in.
     evidence.move_to_act(conversation_id=conversation.pk, act_id=first.act_id)
+    # What was kept in a shared act is shared with everyone in it: the memory, then its facts.
+    for kept in sorted(
+        Memory.objects.filter(
+            pk__in=[m.pk for m in [*memories, *kept_facts]], act__shared__isnull=False, share=None
+        ).select_related("act"),
+        key=lambda m: m.kind != Memory.Kind.MEMORY,
+    ):
+        sharing.share_memory(memory=kept, place=kept.act)
     # The member may have edited, added or moved people: the entity graph follows the review.
     indexing.refresh_mentions([memory.pk for memory in [*memories, *kept_facts]])
     running.close_link(conversation, memories)  # the thread's link for this conversation

@@ -22,6 +22,7 @@ from conversations.greeting import greeting
 from conversations.models import Classification, Conversation, ConversationImport, Message
 from conversations.services import MessageError, TransitionError
 from memories import acts as act_services
+from memories import sharing
 from memories.acts import ActError
 from memories.models import Act, Memory, MemoryItem, Recall
 
@@ -319,7 +320,8 @@ def acts(request: HttpRequest) -> HttpResponse:
         )
         .order_by("-is_your_story", "status", "title")
     )
-    return render(request, "conversations/acts.html", {"acts": rows})
+    others = sharing.household().exclude(pk=request.user.pk)
+    return render(request, "conversations/acts.html", {"acts": rows, "others": others})
 
 
 @login_required

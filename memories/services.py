@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from memories import indexing, search
+from memories import indexing, search, sharing
 from memories.acts import ensure_your_story
 from memories.models import Act, Memory
 from talkingrock.text import clean_text
@@ -146,6 +146,8 @@ def memory_store(
         **fields,
     )
     indexing.request_indexing(owner_id=owner.pk)  # embed + entities, after commit
+    if act.shared_id is not None and memory.status == Memory.Status.CONFIRMED:
+        sharing.share_memory(memory=memory, place=act)  # kept in a shared act: shared
     return memory
 
 
@@ -236,6 +238,7 @@ def memory_update(
     content = clean_content(content)
     with transaction.atomic():
         memory = Memory.objects.select_for_update().get(pk=memory_id, owner=owner)
+        before = memory.content
         if content != memory.content:
             if not memory.user_edited:
                 memory.original_content = memory.content
@@ -246,9 +249,14 @@ def memory_update(
         if act is not None:
             if act.owner_id != owner.pk:
                 raise Act.DoesNotExist("Act matching query does not exist.")
+            if act.pk != memory.act_id and (memory.share_id or act.shared_id):
+                raise sharing.ShareError(
+                    "Shared memories move by sharing: share it, or take it back, from its page."
+                )
             memory.act = act
         memory.last_hit_at = timezone.now()
         memory.save()
+        sharing.corrected(memory, before=before)
     if memory.indexed_hash != memory.content_hash:
         indexing.request_indexing(owner_id=owner.pk)
     return memory

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from memories import sharing
 from memories.models import Memory, MemoryItem
 
 HOW = {"done": MemoryItem.Resolution.DONE, "dismissed": MemoryItem.Resolution.DISMISSED}
@@ -47,6 +48,7 @@ def resolve(*, owner, item_id: int, how: str) -> MemoryItem:
         item.resolved_at = timezone.now()
         item.resolved_by = None
         item.save(update_fields=["is_active", "resolution", "resolved_at", "resolved_by"])
+        sharing.item_changed(item, actor=owner)
     return item
 
 
@@ -71,6 +73,7 @@ def reopen(*, owner, item_id: int) -> MemoryItem:
         item.resolved_at = None
         item.resolved_by = None
         item.save(update_fields=["is_active", "resolution", "resolved_at", "resolved_by"])
+        sharing.item_changed(item, actor=owner)
     return item
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memories import observation_views, thread_views, timeline_views, views
+from memories import observation_views, sharing_views, thread_views, timeline_views, views
 
 app_name = "memories"
 
@@ -21,6 +21,17 @@ urlpatterns = [
     path("threads/<int:pk>/resolve/", thread_views.resolve, name="thread-resolve"),
     path("threads/<int:pk>/reopen/", thread_views.reopen, name="thread-reopen"),
     path("threads/<int:pk>/current/", thread_views.make_current, name="thread-make-current"),
+    path("acts/shared/new/", sharing_views.create, name="shared-act-new"),
+    path("acts/<int:pk>/members/", sharing_views.add_members, name="shared-act-add"),
+    path(
+        "acts/<int:pk>/members/<int:member>/remove/",
+        sharing_views.remove_member,
+        name="shared-act-remove",
+    ),
+    path("memories/<int:pk>/share/", sharing_views.share_memory, name="share"),
+    path("memories/<int:pk>/take-back/", sharing_views.take_back, name="take-back"),
+    path("threads/<int:pk>/share/", sharing_views.share_item, name="thread-share"),
+    path("threads/<int:pk>/take-back/", sharing_views.take_back_item, name="thread-take-back"),
     path("timeline/", timeline_views.timeline, name="timeline"),
     path("entities/", views.entities, name="entities"),
     path("entities/<int:pk>/", views.entity, name="entity"),

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from conversations import reasoning
-from memories import evidence, insights, services
+from memories import evidence, insights, services, sharing
 from memories import search as memory_search
 from memories.acts import ensure_your_story
 from memories.entities import listed
@@ -94,11 +94,23 @@ def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
     return {
         "act": act,
         "acts": acts,
+        "sharing": _sharing_context(request, act),
         "themes": reasoning.identity_context(request.user)["themes"] if act.is_your_story else [],
         "open_items": open_items,
         "open_types": MemoryItem.OPEN_TYPES,
         "page": _page(request, _live_memories(request, act)),
         "form": form,
+    }
+
+
+def _sharing_context(request: HttpRequest, act: Act) -> dict | None:
+    """A shared act's members, and who else in the household could join it."""
+    if act.shared_id is None:
+        return None
+    members = list(sharing.members_of(act.shared))
+    return {
+        "members": members,
+        "others": sharing.household().exclude(pk__in=[m.pk for m in members]),
     }
 
 
@@ -201,6 +213,8 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
             "facts": memory.facts.filter(owner=request.user, status=Memory.Status.CONFIRMED),
             "replaces": memory.supersedes.filter(owner=request.user).order_by("-valid_to"),
             "influence": reasoning.influence_chain(request.user, memory.pk, limit=20),
+            "places": sharing.places(request.user) if memory.share_id is None else [],
+            "share_changes": sharing.changes_of(memory),
         },
     )
 

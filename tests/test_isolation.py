@@ -206,6 +206,14 @@ ID_URL_CASES: dict[str, tuple[str, list[Visit], int]] = {
     "memories:thread-reopen": ("item", [POST, POST_HTMX], 404),
     "memories:thread-make-current": ("item", [POST], 404),
     "memories:make-current": ("memory", [POST, POST_HTMX], 404),
+    # Sharing (issue 25): alice's act, memory and thread, which bob can neither share, take
+    # back, join nor leave. tests/test_shared_isolation.py tries the same with shared rows.
+    "memories:shared-act-add": ("act", [Visit("post", lambda bob: {"members": [bob.pk]})], 404),
+    "memories:shared-act-remove": (("act", "member"), [POST], 404),
+    "memories:share": ("memory", [Visit("post", {"place": 1})], 404),
+    "memories:take-back": ("memory", [POST], 404),
+    "memories:thread-share": ("item", [Visit("post", {"place": 1})], 404),
+    "memories:thread-take-back": ("item", [POST], 404),
     "token-revoke": ("token", [POST], 404),
     "conversations:detail": ("past", [GET], 404),
     "conversations:title": ("past", [Visit("post", {"title": "Bob was here"})], 404),
@@ -289,7 +297,8 @@ def test_every_url_that_takes_an_id_has_a_case():
 @pytest.mark.parametrize("name", sorted(ID_URL_CASES))
 def test_bob_cannot_reach_alices_rows_through_any_url(bob_client, bob, alices, name):
     target, visits, expected = ID_URL_CASES[name]
-    url = reverse(name, args=[alices.pk_of(target)])
+    targets = target if isinstance(target, tuple) else (target,)
+    url = reverse(name, args=[alices.pk_of(t) for t in targets])
     before = snapshot(alices.member)
 
     for visit in visits:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from talkingrock.fields import CleanCharField, CleanTextField
@@ -27,10 +28,25 @@ class Act(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     is_your_story = models.BooleanField(default=False, editable=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # This member's place in a shared act (memories/models/sharing.py): its memories are the
+    # ones shared into it, the member's own and their copies of everyone else's.
+    shared = models.ForeignKey(
+        "memories.SharedAct",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="acts",
+    )
 
     class Meta:
         ordering = ["-is_your_story", "title"]
         constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "shared"],
+                condition=Q(shared__isnull=False),
+                name="one_place_per_shared_act",
+            ),
             models.UniqueConstraint(
                 fields=["owner"], condition=Q(is_your_story=True), name="one_your_story_per_owner"
             ),
@@ -45,6 +61,9 @@ class Act(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("memories:act", args=[self.pk])
 
     def delete(self, *args, **kwargs):
         if self.is_your_story:

@@ -66,6 +66,11 @@ class MemoryItem(models.Model):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # The same item in every copy of a shared memory carries the same key: closing it in one
+    # closes it in all (memories/sharing.py).
+    share_key = models.UUIDField(null=True, blank=True, editable=False, db_index=True)
+    # Who closed or reopened it, when another member of its shared act did.
+    changed_by = models.CharField(max_length=150, blank=True, editable=False)
 
     class Meta:
         ordering = ["memory", "id"]

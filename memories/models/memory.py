@@ -131,6 +131,16 @@ class Memory(models.Model):
     superseded_by = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
     )
+    # Shared into a shared act (memories/sharing.py): the sharer's own row and each member's copy
+    # point at the same share. A copy has no conversation: the rest of it stays the sharer's.
+    share = models.ForeignKey(
+        "memories.Share",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="rows",
+    )
     # The content hash the vector and the entity mentions were computed from; when it differs
     # from content_hash the memory waits for the indexing task (memories/indexing.py).
     indexed_hash = models.CharField(max_length=64, blank=True, editable=False)
