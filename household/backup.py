@@ -6,7 +6,11 @@ The file is a dump by section, every row with the export's own ``id`` (the row's
 and every cross-reference by those ids::
 
     {"format": "talkingrock.memories", "version": 2, "member": "alice", "exported_at": "…",
-     "acts": [{"id", "title", "description", "status", "is_your_story", "created_at"}],
+     "shared_acts": [{"id", "title", "created_at", "members": [names, a record]}],
+     "acts": [{"id", "title", "description", "status", "is_your_story", "created_at",
+               "shared": the shared act it is the member's place in, or null}],
+     "shares": [{"id", "shared_act", "sharer_name", "shared_at", "from_act"}],
+     "share_changes": [{"id", "share", "by_name", "what", "detail", "at"}],
      "conversations": [{"id", "status", "act", "started_at", … every lifecycle field}],
      "messages": [{"id", "conversation", "role", "content", "position", "created_at", "engine",
                    "reply_to", "memories_used": [{"id": memory, "recall": recall, "why"}]}],
@@ -30,6 +34,10 @@ and every cross-reference by those ids::
      "consolidation_runs": [{"id", "kind", "started_at", "finished_at", "engine", "summary",
                              "error"}]}
 
+What was shared (issue 25): the member's own memories shared into a shared act travel with who
+changed them and how; their copies of what others shared do not (those are the others' words),
+nor does a thread shared on its own (its thread travels as a thread of its memory).
+
 Left out: API tokens (secrets), vectors and the vector clock, content hashes (indexing
 recomputes them; an observation's and a dream's vector is embedded again from its text on
 restore), and which process ran a compression. Drafts travel only with their
@@ -45,12 +53,13 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from conversations.models import Classification, Conversation, Message
-from memories import markdown
+from memories import markdown, sharing
 from memories.models import (
     Act,
     ConsolidationRun,
@@ -64,6 +73,9 @@ from memories.models import (
     ObservationChange,
     Recall,
     RecallHit,
+    Share,
+    ShareChange,
+    SharedAct,
     StateDelta,
 )
 from narratives.models import Narrative, NarrativeMemory
@@ -118,7 +130,10 @@ LEFT_OUT = {
 }
 
 SECTIONS = (
-    Section("acts", Act, "act"),
+    Section("shared_acts", SharedAct, "shared act"),
+    Section("acts", Act, "act", {"shared": "shared_acts"}),
+    Section("shares", Share, "share", {"shared_act": "shared_acts", "from_act": "acts"}),
+    Section("share_changes", ShareChange, "share change", {"share": "shares"}),
     Section("conversations", Conversation, "conversation", {"act": "acts"}),
     Section(
         "messages",
@@ -146,6 +161,7 @@ SECTIONS = (
             # that what points at it (a recall's hits, a reply's memories) points somewhere; on
             # restore it is the evidence of its restored message, made again, never a copy.
             "message": "messages",
+            "share": "shares",
         },
     ),
     Section(
@@ -198,6 +214,13 @@ SECTIONS = (
     Section("consolidation_runs", ConsolidationRun, "consolidation run"),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
+# References a file does not carry as ids: to members (named by a plain field beside them, since a
+# file is restored into one member), and a share's thread (only memories are shared in a file).
+NOT_REFS = {
+    "shared_acts": ("created_by",),
+    "shares": ("shared_by", "item"),
+    "share_changes": ("by",),
+}
 # References from a section to itself, written once every row of the section exists.
 SELF_REFS = {
     "memories": ("derived_from", "superseded_by"),
@@ -229,12 +252,18 @@ def _owned(owner) -> dict[str, QuerySet]:
     drafts_with_their_conversation = Q(status=Memory.Status.CONFIRMED) | Q(
         conversation__owner=owner
     )
+    shares = Share.objects.filter(shared_by=owner, item=None)
     return {
+        "shared_acts": SharedAct.objects.filter(acts__owner=owner),
         "acts": Act.objects.filter(owner=owner),
+        "shares": shares,
+        "share_changes": ShareChange.objects.filter(share__in=shares),
         "conversations": Conversation.objects.filter(owner=owner),
         "messages": Message.objects.filter(conversation__owner=owner),
         "narratives": Narrative.objects.filter(owner=owner),
-        "memories": Memory.everything.filter(drafts_with_their_conversation, owner=owner),
+        "memories": Memory.everything.filter(drafts_with_their_conversation, owner=owner).exclude(
+            sharing.copies(owner)
+        ),
         "items": MemoryItem.objects.filter(memory__owner=owner),
         "deltas": StateDelta.objects.filter(memory__owner=owner),
         "entities": Entity.objects.filter(owner=owner),
@@ -251,6 +280,8 @@ def _owned(owner) -> dict[str, QuerySet]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
     return value.isoformat() if isinstance(value, datetime) else value
 
 
@@ -283,7 +314,17 @@ def export_backup(*, owner) -> dict[str, Any]:
     _add_narrative_memories(data, owner, ids["memories"])
     _add_memories_used(data, owned["messages"], ids)
     _add_many(data, owned, ids["memories"])
+    _add_members(data)
     return data
+
+
+def _add_members(data: dict[str, Any]) -> None:
+    """Who was in each shared act at export, by name: a record; a restore shares with no one."""
+    for row in data["shared_acts"]:
+        row["members"] = [
+            sharing.name_of(member)
+            for member in sharing.members_of(SharedAct.objects.get(pk=row["id"]))
+        ]
 
 
 def through(section: str, name: str) -> tuple[type[Model], str, str]:

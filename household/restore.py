@@ -38,14 +38,13 @@ from django.utils import timezone
 
 from conversations.models import Classification, Conversation, Message
 from conversations.services import open_conversation, said_of
-from household import backup, backup_checks
+from household import backup, backup_checks, restore_shared
 from household.restore_v1 import import_version_1
 from memories import evidence, markdown, porting
 from memories.acts import ensure_your_story
 from memories.consolidation import sql
 from memories.indexing import request_indexing
 from memories.models import (
-    Act,
     ConsolidationRun,
     Dream,
     Entity,
@@ -184,12 +183,16 @@ class Restore:
 
     def run(self) -> None:
         owner = self.owner
+        restore_shared.shared_acts(self)
         self.acts()
+        restore_shared.shares(self)
         self.conversations()
         self.messages()
         self.narratives()
         self.memories()
+        restore_shared.after_memories(self)
         self.narrative_links()
+        restore_shared.item_keys(self)
         self.items()
         self.restore("deltas", parent="memory")
         have = dict(Entity.objects.filter(owner=owner).values_list("normalized", "pk"))
@@ -223,17 +226,11 @@ class Restore:
                 story["created_at"],
             )
             your_story.save(update_fields=["description", "created_at"])
-        theirs = Act.objects.filter(owner=self.owner, is_your_story=False)
-        have = {  # newest first, so the oldest act of a title wins (as in version 1)
-            (False, title): pk
-            for pk, title in theirs.order_by("-created_at", "-id").values_list("pk", "title")
-        }
-        have[True, ""] = your_story.pk
-        self.restore(
-            "acts",
-            have=have,
-            key=lambda row: (row["is_your_story"], "" if row["is_your_story"] else row["title"]),
-        )
+        # Newest first, so the oldest act of a title wins (as in version 1); a place in a shared
+        # act is matched among the member's places only.
+        have = restore_shared.have_acts(self.owner)
+        have[True, "", False] = your_story.pk
+        self.restore("acts", have=have, key=restore_shared.act_key)
 
     def conversations(self) -> None:
         have = dict(Conversation.objects.filter(owner=self.owner).values_list("started_at", "pk"))

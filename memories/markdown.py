@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from memories import sharing
 from memories.acts import YOUR_STORY_TITLE
 from memories.models import Act, Memory, content_hash
 from memories.porting import (
@@ -371,6 +372,7 @@ def export_markdown(*, owner) -> str:
     review and are not memories yet: they travel in the JSON export with their conversation."""
     memories = list(
         Memory.objects.filter(owner=owner, status=Memory.Status.CONFIRMED)
+        .exclude(sharing.copies(owner))
         .select_related("act")
         .order_by("created_at", "id")
     )

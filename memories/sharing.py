@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from memories import indexing
 from memories.acts import ensure_your_story
@@ -56,6 +57,24 @@ def places(member):
 def members_of(shared: SharedAct):
     """Who is in a shared act, by name."""
     return get_user_model().objects.filter(acts__shared=shared).order_by("username")
+
+
+def copies(member) -> Q:
+    """The member's copies of what others shared (and the carriers of threads shared on their
+    own): a view of the household's, not the member's own words, so no export of theirs holds
+    them."""
+    return Q(share__isnull=False) & (~Q(share__shared_by=member) | Q(share__item__isnull=False))
+
+
+def spread(share: Share) -> None:
+    """Everyone in the act who has no row of ``share`` gets a copy of the sharer's (a backup
+    restored into a shared act the member is in)."""
+    source = Memory.objects.filter(share=share, owner_id=share.shared_by_id).first()
+    if source is None:
+        return
+    for row in share.shared_act.acts.exclude(owner__memories__share=share):
+        _copy(source, share, row)
+        indexing.request_indexing(owner_id=row.owner_id)
 
 
 def place_of(member, shared: SharedAct) -> Act | None:

@@ -7,6 +7,8 @@ reach bob."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -14,6 +16,7 @@ from django.urls import reverse
 
 from conversations.models import Conversation
 from conversations.review import draft_of
+from household import backup, restore
 from memories import sharing
 from memories.models import Act, Memory, MemoryItem, Share, ShareChange
 from talkingrock.tools import call_tool
@@ -218,3 +221,64 @@ def test_refusals_say_why_and_change_nothing(alice, bob, alice_client, place, re
     response = alice_client.post(reverse("memories:share", args=[memory.pk]), {"place": mine.pk})
     assert response.status_code == 404
     assert Memory.objects.filter(share_id=Memory.objects.get(pk=memory.pk).share_id).count() == 2
+
+
+# --- export and import -----------------------------------------------------------------------
+
+
+def _rows_of(member) -> list:
+    return [
+        list(Memory.everything.filter(owner=member).order_by("pk").values()),
+        list(MemoryItem.objects.filter(memory__owner=member).order_by("pk").values()),
+        list(Act.objects.filter(owner=member).order_by("pk").values()),
+    ]
+
+
+def test_an_export_holds_what_the_member_shared_and_not_the_copies(alice, bob, bob_web, kept):
+    bob_web.post(
+        reverse("memories:thread-resolve", args=[waiting_on(bobs_copy(bob, kept)).pk]),
+        {"how": "done"},
+    )
+
+    bobs = json.dumps(backup.export_backup(owner=bob))
+    alices = backup.export_backup(owner=alice)
+
+    assert "38,000" not in bobs and "Dave" not in bobs  # alice's words, not his
+    assert [row["title"] for row in alices["shared_acts"]] == ["Kitchen remodel"]
+    assert alices["shared_acts"][0]["members"] == ["alice", "bob"]
+    assert {row["what"] for row in alices["share_changes"]} == {"shared", "closed"}
+    assert {row["by_name"] for row in alices["share_changes"]} == {"alice", "bob"}
+    assert "38,000" in json.dumps(alices)
+
+
+def test_a_restore_shares_with_no_one_and_writes_nothing_of_anyone_elses(alice, bob, kept):
+    carol = get_user_model().objects.create_user("carol", password="x" * 12)
+    bobs_before = _rows_of(bob)
+
+    restore.import_data(owner=carol, data=json.loads(json.dumps(backup.export_backup(owner=alice))))
+
+    place = Act.objects.get(owner=carol, shared__isnull=False)
+    assert list(sharing.members_of(place.shared)) == [carol]  # the file's members are a record
+    theirs = Memory.objects.get(owner=carol, share__isnull=False, kind=Memory.Kind.MEMORY)
+    assert theirs.act == place and theirs.share.changes.filter(what="shared").exists()
+    assert _rows_of(bob) == bobs_before
+    keys = set(MemoryItem.objects.filter(memory__owner=carol).values_list("share_key", flat=True))
+    assert keys - {None} and keys.isdisjoint(
+        MemoryItem.objects.filter(memory__owner__in=[alice, bob]).values_list(
+            "share_key", flat=True
+        )
+    )  # closing carol's thread closes no one else's
+
+
+def test_restoring_into_the_same_household_joins_the_act_again(alice, bob, kept):
+    data = json.loads(json.dumps(backup.export_backup(owner=alice)))
+    bobs_before = _rows_of(bob)
+
+    restore.import_data(owner=alice, data=data)
+
+    assert Act.objects.filter(owner=alice, shared__isnull=False).count() == 1
+    assert (
+        Memory.objects.filter(share__isnull=False, owner=alice).count()
+        == Memory.objects.filter(share__isnull=False, owner=bob).count()
+    )
+    assert _rows_of(bob) == bobs_before
