@@ -252,7 +252,7 @@ def spoken_date(moment: datetime, *, now: datetime) -> str:
 
 def _source(hit: Hit, *, now: datetime) -> str:
     """Where a sentence comes from and when, in words: "you said on 25 November", "kept on 3
-    March — Kitchen remodel"."""
+    March — Kitchen remodel", "alice shared on 3 March — Kitchen remodel"."""
     memory = hit.memory
     # A message was said when it happened; a kept memory was kept when it was written (its
     # ``happened_at`` is the day its words name: "dentist on the 8th" is not kept on the 8th).
@@ -263,6 +263,11 @@ def _source(hit: Hit, *, now: datetime) -> str:
     if memory.kind == Memory.Kind.REPLY:
         return f"I said on {when}"
     where = "" if memory.act.is_your_story else f" — {memory.act.title}"
+    if (
+        share := memory.share if memory.share_id else None
+    ) and share.shared_by_id != memory.owner_id:
+        # Shared by another member of a shared act: theirs, said so (issue 25).
+        return f"{share.sharer_name} shared on {spoken_date(share.shared_at, now=now)}{where}"
     return f"kept on {when}{where}"
 
 

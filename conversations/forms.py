@@ -74,7 +74,10 @@ class ReviewForm(forms.Form):
         self.acts = {act.pk: act for act in acts}
         self.deltas = deltas
         self.fields["narrative"].initial = memory.content
-        self.fields["destination"].choices = [(act.pk, act.title) for act in acts]
+        # A shared act says so: what is kept there, everyone in it sees (issue 25).
+        self.fields["destination"].choices = [
+            (act.pk, f"{act.title} (shared)" if act.shared_id else act.title) for act in acts
+        ]
         self.fields["destination"].initial = memory.act_id
         self.fields["destination"].label = "Keep it in"
         for delta in deltas:

@@ -44,6 +44,7 @@ class Upcoming:
     words: str
     memory_id: int
     item: MemoryItem | None = None
+    shared_by: str = ""  # another member shared it (a shared act, issue 25)
 
     @property
     def sort_key(self) -> tuple:
@@ -157,8 +158,10 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
         day, at = found
         if (memory.derived_from_id, day) in said or _past((day, at, False), now):
             continue
+        share = memory.share if memory.share_id else None
+        by = share.sharer_name if share and share.shared_by_id != memory.owner_id else ""
         lines.append(
-            Upcoming(day, at, _when(day, at, today=today), memory.content, memory.pk, None)
+            Upcoming(day, at, _when(day, at, today=today), memory.content, memory.pk, None, by)
         )
     return sorted(lines, key=lambda line: line.sort_key)[:LIMIT]
 

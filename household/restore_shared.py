@@ -7,21 +7,20 @@ alone: a shared act comes back as a shared act with only the member in it (the f
 members is a record), unless they are in a shared act of that title here already, which it then
 joins. Nothing of another member's is written but, in a shared act they are in, the copy of a
 memory the member shares there, as sharing it by hand would. The threads' sharing keys are made
-anew, so a restored thread is never the twin of anyone's thread here."""
+anew, so a restored thread is never the twin of anyone's thread here.
+
+Each step takes ``restoring``, the ``restore.Restore`` under way (not imported here: restore.py
+imports this module)."""
 
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
 
 from memories import sharing
 from memories.models import Act, Share
 
-if TYPE_CHECKING:
-    from household.restore import Restore
 
-
-def shared_acts(restoring: Restore) -> None:
+def shared_acts(restoring) -> None:
     """The member's places here by title stand in for the file's shared acts of that title."""
     places = Act.objects.filter(owner=restoring.owner, shared__isnull=False)
     have = {title: shared for shared, title in places.values_list("shared", "title")}
@@ -45,7 +44,7 @@ def have_acts(owner) -> dict[tuple, int]:
     }
 
 
-def shares(restoring: Restore) -> None:
+def shares(restoring) -> None:
     """The member's shares, theirs again: shared by them (under the name they had)."""
     new = []
     for row in restoring.rows["shares"]:
@@ -54,7 +53,7 @@ def shares(restoring: Restore) -> None:
     restoring.created("shares", new)
 
 
-def item_keys(restoring: Restore) -> None:
+def item_keys(restoring) -> None:
     """A thread's sharing key, made anew for each key of the file (the same within it)."""
     fresh: dict[str, uuid.UUID] = {}
     for row in restoring.rows["items"]:
@@ -62,7 +61,7 @@ def item_keys(restoring: Restore) -> None:
             row["share_key"] = fresh.setdefault(str(row["share_key"]), uuid.uuid4())
 
 
-def after_memories(restoring: Restore) -> None:
+def after_memories(restoring) -> None:
     """A share whose memory was the member's already (theirs stands) is not kept; a kept one
     reaches everyone in its act; then who changed what, for the shares kept."""
     created = [restoring.ids["shares"][export_id] for export_id in restoring.fresh["shares"]]

@@ -5,7 +5,7 @@ from django.conf import settings
 
 from memories import insights
 from memories.models import Act, Entity, Observation
-from talkingrock.fields import CleanFormField
+from talkingrock.fields import CleanFormField, RowChoiceField, RowsChoiceField
 from talkingrock.text import MAX_SEARCH_CHARS, search_text
 
 
@@ -103,3 +103,27 @@ class ObservationFilterForm(forms.Form):
         entity = self.fields["entity"]
         entity.queryset = insights.entities_observed(owner_id).order_by("name")
         entity.widget.choices = list(iter(entity.choices))  # one query (see MemoryForm)
+
+
+class MembersForm(forms.Form):
+    """Members of the household to share an act with (ids checked against the household)."""
+
+    members = RowsChoiceField(queryset=Act.objects.none(), required=False)
+
+    def __init__(self, *args, household, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["members"].queryset = household
+
+
+class SharedActForm(MembersForm):
+    title = CleanFormField(max_length=200, required=False)
+
+
+class PlaceForm(forms.Form):
+    """One of the member's places in a shared act, to share something into."""
+
+    place = RowChoiceField(queryset=Act.objects.none())
+
+    def __init__(self, *args, places, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["place"].queryset = places

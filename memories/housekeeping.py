@@ -69,11 +69,16 @@ def member_ids(using: str = "default") -> list[int]:
     return sql.column(sql.MEMBER_IDS, using=using)
 
 
+def rebuild_member_index(owner_id: int, using: str = "default") -> None:
+    """Empty the member's index and fill it again from their rows."""
+    if not ensure_member_index(owner_id, using):  # (a missing index was just built)
+        sql.run(sql.rebuild_member_index(owner_id), using=using)
+
+
 def rebuild_fts(using: str = "default") -> None:
     """Rebuild every member's keyword index from their rows."""
     for owner_id in member_ids(using):
-        if not ensure_member_index(owner_id, using):  # (a missing index was just built)
-            sql.run(sql.rebuild_member_index(owner_id), using=using)
+        rebuild_member_index(owner_id, using)
 
 
 def integrity_check(owner_id: int, using: str = "default") -> list[str]:

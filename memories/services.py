@@ -282,10 +282,16 @@ def memory_make_current(*, owner: AbstractBaseUser, memory_id: int) -> Memory:
 
 
 def memory_delete(*, owner: AbstractBaseUser, memory_id: int) -> None:
-    """A member's own explicit delete: really gone, its FTS entry and vector with it (triggers)."""
-    deleted, _ = Memory.objects.filter(pk=memory_id, owner=owner).delete()
-    if not deleted:
-        raise Memory.DoesNotExist("Memory matching query does not exist.")
+    """A member's own explicit delete: really gone, its FTS entry and vector with it (triggers).
+    A memory they shared goes from everyone they shared it with too; deleting their copy of
+    someone else's removes only theirs."""
+    with transaction.atomic():
+        memory = Memory.objects.select_related("share").filter(pk=memory_id, owner=owner).first()
+        if memory is None:
+            raise Memory.DoesNotExist("Memory matching query does not exist.")
+        if sharing.is_sharers(memory, owner):
+            sharing.take_back(memory=memory)
+        memory.delete()
 
 
 @dataclass(frozen=True)

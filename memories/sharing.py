@@ -26,6 +26,7 @@ from django.db.models import Q
 from memories import indexing
 from memories.acts import ensure_your_story
 from memories.models import Act, Memory, MemoryItem, Share, ShareChange, SharedAct
+from talkingrock import jobs
 from talkingrock.text import clean_text, shortened
 
 
@@ -106,11 +107,23 @@ def create_shared_act(*, creator, title: str, member_ids: Iterable[int]) -> Act:
     return place
 
 
+def may_manage(place: Act) -> bool:
+    """Whether the owner of ``place`` may add members or take them out: the member who made the
+    act, or anyone in it once they have left. Anyone may leave."""
+    shared = _shared(place)
+    return (
+        shared.created_by_id == place.owner_id
+        or not shared.acts.filter(owner_id=shared.created_by_id).exists()
+    )
+
+
 @transaction.atomic
 def add_members(*, place: Act, member_ids: Iterable[int]) -> list:
     """Bring members into the act of ``place`` (its owner's): each gets a copy of everything
     shared in it so far."""
     shared = _shared(place)
+    if not may_manage(place):
+        raise ShareError(f"Ask {_creator_name(shared)}, who made this act, to add members.")
     new = [m for m in _household(member_ids) if place_of(m, shared) is None]
     for member in new:
         row = Act.objects.create(owner=member, title=shared.title, shared=shared)
@@ -123,31 +136,48 @@ def add_members(*, place: Act, member_ids: Iterable[int]) -> list:
 
 @transaction.atomic
 def remove_member(*, place: Act, member_id: int) -> None:
-    """Anyone in a shared act may take a member out of it (themselves included: leaving)."""
+    """Leave a shared act (``member_id`` is the owner of ``place``), or take another member out
+    of it (``may_manage``)."""
     shared = _shared(place)
     row = Act.objects.filter(owner_id=member_id, shared=shared).first()
     if row is None:
         raise ShareError("That member is not in this shared act.")
+    if row != place and not may_manage(place):
+        raise ShareError(f"Only {_creator_name(shared)}, who made this act, can take others out.")
     _leave(row)
 
 
+def _creator_name(shared: SharedAct) -> str:
+    return name_of(shared.created_by) if shared.created_by else "the member who made it"
+
+
 def _leave(row: Act) -> None:
+    """The member stops seeing what others shared in the act, at once. What they shared stays
+    shared with the others, back in the act it came from on their side (they can still take it
+    back from its page); what was said in their conversations goes back to Your Story."""
     member = row.owner
-    back = ensure_your_story(owner=member)
+    copies_gone = False
     for memory in Memory.objects.filter(act=row).select_related("share"):
-        if _is_sharers(memory, member):
-            _make_private(memory)
+        if is_sharers(memory, member):
+            memory.act = _home_of(memory)
+            memory.save(update_fields=["act"])
         else:
             memory.delete()  # a copy: what others shared leaves with the member's place
-    # Their own threads shared on their own stop following the act; what they said stays theirs.
-    MemoryItem.objects.filter(
-        memory__owner=member, share_key__in=_item_keys(row.shared, shared_by=member)
-    ).update(share_key=None)
-    Memory.everything.filter(act=row).update(act=back)
+            copies_gone = True
+    Memory.everything.filter(act=row).update(act=ensure_your_story(owner=member))
     shared = row.shared
     row.delete()
+    if copies_gone:
+        _forget_statistics([member.pk])
     if not shared.acts.exists():
         shared.delete()
+
+
+def _forget_statistics(owner_ids) -> None:
+    """Their keyword indexes are written again in the worker: FTS5 keeps a deleted row's part of
+    the statistics until then, and those rows are no longer theirs to see."""
+    for owner_id in set(owner_ids):
+        jobs.enqueue("memories.tasks.rebuild_keyword_index", owner_id, owner_id=owner_id)
 
 
 @transaction.atomic
@@ -232,11 +262,14 @@ def take_back(*, memory: Memory) -> None:
     share = memory.share
     if share is None:
         raise ShareError("This memory is not shared.")
-    if not _is_sharers(memory, memory.owner):
+    if not is_sharers(memory, memory.owner):
         raise ShareError(f"Only {share.sharer_name}, who shared it, can take it back.")
-    Memory.objects.filter(share=share).exclude(pk=memory.pk).delete()
+    copies = Memory.objects.filter(share=share).exclude(pk=memory.pk)
+    owners = list(copies.values_list("owner_id", flat=True))
+    copies.delete()
     _make_private(memory)
     share.delete()
+    _forget_statistics(owners)
 
 
 @transaction.atomic
@@ -245,17 +278,25 @@ def take_back_item(*, item: MemoryItem) -> None:
     share = Share.objects.filter(item=item, shared_by=item.memory.owner).first()
     if share is None:
         raise ShareError("This thread is not shared on its own.")
-    Memory.objects.filter(share=share).delete()
+    carriers = Memory.objects.filter(share=share)
+    owners = list(carriers.values_list("owner_id", flat=True))
+    carriers.delete()
+    _forget_statistics(owners)
     item.share_key = None
     item.save(update_fields=["share_key"])
     share.delete()
 
 
-def _make_private(memory: Memory) -> None:
-    share = memory.share
-    back = share.from_act if share else None
+def _home_of(memory: Memory) -> Act:
+    """The sharer's act a shared memory came from, else (gone, or itself shared) Your Story."""
+    back = memory.share.from_act if memory.share else None
     if back is None or back.owner_id != memory.owner_id or back.shared_id is not None:
         back = ensure_your_story(owner=memory.owner)
+    return back
+
+
+def _make_private(memory: Memory) -> None:
+    back = _home_of(memory)
     memory.act, memory.share = back, None
     memory.save(update_fields=["act", "share"])
     memory.items.update(share_key=None)
@@ -267,18 +308,10 @@ def _make_private(memory: Memory) -> None:
         ).update(act=back)
 
 
-def _is_sharers(memory: Memory, member) -> bool:
+def is_sharers(memory: Memory, member) -> bool:
     """Whether ``memory`` is the member's original (not a copy, nor a thread's carrier)."""
     share = memory.share
     return share is not None and share.shared_by_id == member.pk and share.item_id is None
-
-
-def _item_keys(shared: SharedAct, *, shared_by) -> list:
-    return list(
-        MemoryItem.objects.filter(
-            pk__in=Share.objects.filter(shared_act=shared, shared_by=shared_by).values("item")
-        ).values_list("share_key", flat=True)
-    )
 
 
 def _any_row(share: Share) -> Memory | None:
@@ -323,9 +356,8 @@ def _copy(source: Memory, share: Share, row: Act) -> Memory:
         subject=source.subject,
         relation=source.relation,
         derived_from=_row_of(source.derived_from, row.owner_id),
+        # What the sharer wrote before sharing stays theirs: a copy starts at the shared words.
         user_reviewed=source.user_reviewed,
-        user_edited=source.user_edited,
-        original_content=source.original_content,
         extraction_engine=source.extraction_engine,
         confidence=source.confidence,
         happened_at=source.happened_at,

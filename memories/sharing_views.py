@@ -12,21 +12,30 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from memories import sharing
+from memories.forms import MembersForm, PlaceForm, SharedActForm
 from memories.models import Act, Memory, MemoryItem
 from talkingrock.navigation import next_url
 
+CHOOSE_A_PLACE = "Choose a shared act you are in."
 
-def _place(request: HttpRequest, pk) -> Act:
-    """The member's place in a shared act, by its id or the id posted as ``place``."""
-    try:
-        pk = int(pk)
-    except (TypeError, ValueError):
-        pk = 0
+
+def _place(request: HttpRequest, pk: int) -> Act:
+    """The member's place in a shared act."""
     return get_object_or_404(Act, pk=pk, owner=request.user, shared__isnull=False)
 
 
-def _ids(request: HttpRequest) -> list[int]:
-    return [int(v) for v in request.POST.getlist("members") if v.strip().isdigit()]
+def _chosen_place(request: HttpRequest) -> Act | None:
+    """The place posted as ``place``: one of the member's, else None (refused by the caller)."""
+    form = PlaceForm(request.POST, places=sharing.places(request.user))
+    return form.cleaned_data["place"] if form.is_valid() else None
+
+
+def _ids(request: HttpRequest, form_class=MembersForm, **initial) -> tuple[list[int], dict]:
+    """The members posted (each a member of the household, else refused) and the form's data."""
+    form = form_class(request.POST, household=sharing.household())
+    if not form.is_valid():
+        raise sharing.ShareError("Choose members of this household.")
+    return [member.pk for member in form.cleaned_data["members"]], form.cleaned_data
 
 
 def _done(request: HttpRequest, fallback: str, *, note: str = "", error: str = "") -> HttpResponse:
@@ -41,9 +50,8 @@ def _done(request: HttpRequest, fallback: str, *, note: str = "", error: str = "
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
     try:
-        place = sharing.create_shared_act(
-            creator=request.user, title=request.POST.get("title", ""), member_ids=_ids(request)
-        )
+        ids, data = _ids(request, SharedActForm)
+        place = sharing.create_shared_act(creator=request.user, title=data["title"], member_ids=ids)
     except sharing.ShareError as error:
         return _done(request, "/acts/", error=error.message)
     messages.success(request, f"Shared act “{place.title}” made.")
@@ -55,7 +63,7 @@ def create(request: HttpRequest) -> HttpResponse:
 def add_members(request: HttpRequest, pk: int) -> HttpResponse:
     place = _place(request, pk)
     try:
-        added = sharing.add_members(place=place, member_ids=_ids(request))
+        added = sharing.add_members(place=place, member_ids=_ids(request)[0])
     except sharing.ShareError as error:
         return _done(request, place.get_absolute_url(), error=error.message)
     names = ", ".join(sharing.name_of(member) for member in added) or "No one new"
@@ -83,7 +91,8 @@ def remove_member(request: HttpRequest, pk: int, member: int) -> HttpResponse:
 @require_POST
 def share_memory(request: HttpRequest, pk: int) -> HttpResponse:
     memory = get_object_or_404(Memory, pk=pk, owner=request.user)
-    place = _place(request, request.POST.get("place"))
+    if (place := _chosen_place(request)) is None:
+        return _done(request, memory.get_absolute_url(), error=CHOOSE_A_PLACE)
     try:
         sharing.share_memory(memory=memory, place=place)
     except sharing.ShareError as error:
@@ -115,8 +124,9 @@ def _item(request: HttpRequest, pk: int) -> MemoryItem:
 @require_POST
 def share_item(request: HttpRequest, pk: int) -> HttpResponse:
     item = _item(request, pk)
-    place = _place(request, request.POST.get("place"))
     back = item.memory.get_absolute_url()
+    if (place := _chosen_place(request)) is None:
+        return _done(request, back, error=CHOOSE_A_PLACE)
     try:
         sharing.share_item(item=item, place=place)
     except sharing.ShareError as error:

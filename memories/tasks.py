@@ -7,7 +7,7 @@ import logging
 from django import db
 from django_q.tasks import async_task
 
-from memories import indexing, services
+from memories import housekeeping, indexing, services
 from memories.consolidation import passes, runs
 from talkingrock import jobs
 
@@ -21,6 +21,13 @@ def index_memories(owner_id: int | None = None) -> int:
     if done:
         log.info("indexed %s memories (owner %s)", done, owner_id or "all")
     return done
+
+
+def rebuild_keyword_index(owner_id: int) -> None:
+    """Write a member's keyword index again from their rows: after rows they were shown leave it
+    (a shared memory taken back, a shared act left), so its statistics count only what they hold
+    (FTS5 keeps a deleted row's share of them until the index is written again)."""
+    housekeeping.rebuild_member_index(owner_id)
 
 
 def prune() -> int:

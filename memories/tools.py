@@ -45,6 +45,20 @@ def memory_as_dict(memory: Memory) -> dict[str, Any]:
         "archived": memory.archived_at is not None,
         "user_edited": memory.user_edited,
         "original_content": memory.original_content or None,
+        # Shared into a shared act (issue 25): where, by whom, when.
+        "shared": _shared(memory),
+    }
+
+
+def _shared(memory: Memory) -> dict[str, Any] | None:
+    if memory.share_id is None:
+        return None
+    share = memory.share
+    return {
+        "act": memory.act.title,
+        "by": share.sharer_name,
+        "by_you": share.shared_by_id == memory.owner_id and share.item_id is None,
+        "at": share.shared_at.isoformat(),
     }
 
 
@@ -163,6 +177,7 @@ def _search_memories(user, *, query, act_id=None, your_story_only=False, limit=1
                 "act_id": hit.memory.act_id,
                 "score": round(hit.score, 4),
                 **_said_in(hit.memory),
+                "shared": _shared(hit.memory),
                 "why": {**hit.components, "reasons": hit.why},
             }
             for hit in result.strong

@@ -108,9 +108,11 @@ def _sharing_context(request: HttpRequest, act: Act) -> dict | None:
     if act.shared_id is None:
         return None
     members = list(sharing.members_of(act.shared))
+    manages = sharing.may_manage(act)
     return {
         "members": members,
-        "others": sharing.household().exclude(pk__in=[m.pk for m in members]),
+        "manages": manages,
+        "others": sharing.household().exclude(pk__in=[m.pk for m in members]) if manages else [],
     }
 
 
@@ -297,6 +299,8 @@ def edit(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except ValidationError as error:
             form.add_error("content", error)
+        except sharing.ShareError as error:
+            form.add_error("act", error.message)
         else:
             messages.success(request, "Saved your changes.")
             return redirect("memories:detail", pk=memory.pk)

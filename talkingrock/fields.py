@@ -16,7 +16,7 @@ from django.db import models
 from django.forms.fields import InvalidJSONInput, JSONString
 
 from talkingrock.text import clean_json, clean_text
-from talkingrock.validation import read_json
+from talkingrock.validation import MAX_INT, read_json
 
 
 class _DeconstructAsDjango:
@@ -120,3 +120,33 @@ class CleanFormField(forms.CharField):
     def to_python(self, value):
         value = super().to_python(value)
         return clean_text(value, multiline=self.multiline) if isinstance(value, str) else value
+
+
+def _row_id(value) -> bool:
+    """Whether a posted value could name a row: a whole number SQLite can hold (a larger one
+    overflows its integer before the query runs)."""
+    text = str(value).strip()
+    return text.isdigit() and int(text) <= MAX_INT
+
+
+class RowChoiceField(forms.ModelChoiceField):
+    """One of a queryset's rows by id; an id out of range is an invalid choice, not an error."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not _row_id(value):
+            raise ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+        return super().to_python(value)
+
+
+class RowsChoiceField(forms.ModelMultipleChoiceField):
+    """Rows of a queryset by id, each checked as RowChoiceField checks one."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if not _row_id(pk):
+                raise ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super()._check_values(value)

@@ -23,6 +23,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
@@ -33,7 +34,7 @@ from conversations import review
 from conversations import services as conversation_services
 from conversations.models import Conversation, ConversationImport, Message
 from household import passwords
-from memories import insights, services, threads
+from memories import insights, services, sharing, threads
 from memories.consolidation import store
 from memories.models import Act, Dream, Entity, Memory, MemoryItem, Observation
 from narratives import services as narratives
@@ -147,11 +148,19 @@ def household(alice, bob, remember, index, django_capture_on_commit_callbacks):
     dream.facts_b.set([kept])
     ApiToken.issue(owner=alice, name="phone")
     ApiToken.issue(owner=bob, name="bob's phone")
+    # Sharing (issue 25): a shared act with bob (carol could join), a memory shared there, and
+    # a thread shared on its own; the memory's own page offers to share the rest.
+    get_user_model().objects.create_user("carol", password="x" * 12)
+    place = sharing.create_shared_act(creator=alice, title="Kitchen remodel", member_ids=[bob.pk])
+    quote = remember("Dave's quote is $38,000")
+    sharing.share_memory(memory=quote, place=place)
+    sharing.share_item(item=kept.items.filter(type="task").first(), place=place)
     pending, _ = conversation_services.add_message(owner=alice, content="Should we tile?")
     conversation_services.request_close(conversation=pending)
     with django_capture_on_commit_callbacks(execute=True):
         conversation_services.confirm_close(conversation=pending)
-    return {"pending": pending}
+    # Its page (Take it back) is crawled from the start: the crawl visits few memories' pages.
+    return {"pending": pending, "start": [quote.get_absolute_url()]}
 
 
 def crawl(client: Client, start: list[str]) -> dict[str, bytes]:
@@ -340,7 +349,7 @@ def test_no_form_field_answers_a_server_error(alice, household):
 
     for state, prepare in STATES:
         prepare(alice, household)
-        pages = crawl(client, ["/", reverse("settings"), reverse("members")])
+        pages = crawl(client, ["/", reverse("settings"), reverse("members"), *household["start"]])
         for form in forms_of(pages):
             fuzzed.add(_url_name(form.action))
             if _shape(form) not in done:

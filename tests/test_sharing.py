@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from conversations.models import Conversation
+from conversations.models import Conversation, Message
 from conversations.review import draft_of
 from household import backup, restore
 from memories import sharing
@@ -73,7 +73,7 @@ def waiting_on(memory: Memory) -> MemoryItem:
     return memory.items.get(type="waiting_on")
 
 
-def test_both_see_the_quote_and_the_open_thread(alice, bob, bob_web, kept, index):
+def test_both_see_the_quote_and_the_open_thread(alice, bob, bob_web, kept, index, capture):
     copy = bobs_copy(bob, kept)
     index(bob)
 
@@ -90,6 +90,14 @@ def test_both_see_the_quote_and_the_open_thread(alice, bob, bob_web, kept, index
     assert "38,000" in found or "Dave" in found
     recalled = call_tool(bob, "search_memories", query="what did Dave quote for the kitchen?")
     assert copy.pk in {hit["id"] for hit in recalled["results"]}
+    mine = next(hit for hit in recalled["results"] if hit["id"] == copy.pk)
+    assert mine["shared"]["by"] == "alice" and not mine["shared"]["by_you"]
+    with capture(execute=True):
+        bob_web.post(reverse("conversations:send"), {"content": "What did Dave quote?"})
+    said = Message.objects.filter(conversation__owner=bob, role="assistant").last()
+    assert "38,000" in said.content and "alice shared on" in said.content
+    timeline = bob_web.get(reverse("memories:timeline")).content.decode()
+    assert timeline  # a dated shared memory would be marked; the page renders with shared rows
     act_page = bob_web.get(copy.act.get_absolute_url()).content.decode()
     assert "alice" in act_page and "Leave this act" in act_page
 
@@ -211,15 +219,23 @@ def test_someone_who_joins_later_gets_what_was_shared(alice, bob, kept, alice_cl
 def test_refusals_say_why_and_change_nothing(alice, bob, alice_client, place, remember):
     memory = remember("The boiler is serviced every October")
     mine = Act.objects.create(owner=alice, title="House")
-    for data in ({"title": "", "members": [bob.pk]}, {"title": "Trip", "members": []},
-                 {"title": "Trip", "members": ["999999"]}):  # fmt: skip
+    refused = [
+        ({"title": "", "members": [bob.pk]}, "A shared act needs a title."),
+        ({"title": "Trip", "members": []}, "Choose at least one other member"),
+        ({"title": "Trip", "members": ["999999"]}, "Choose members of this household."),
+        ({"title": "Trip", "members": [str(2**70)]}, "Choose members of this household."),
+    ]
+    for data, why in refused:
         response = alice_client.post(reverse("memories:shared-act-new"), data, follow=True)
-        assert response.status_code == 200 and b"shared act" in response.content.lower()
+        assert response.status_code == 200 and why in response.content.decode()
     assert Act.objects.filter(owner=alice, shared__isnull=False).count() == 1
     # A memory shared once is not shared twice; a private act is no place to share into.
     alice_client.post(reverse("memories:share", args=[memory.pk]), {"place": place.pk})
-    response = alice_client.post(reverse("memories:share", args=[memory.pk]), {"place": mine.pk})
-    assert response.status_code == 404
+    for place in (mine.pk, 2**70, "x"):
+        response = alice_client.post(
+            reverse("memories:share", args=[memory.pk]), {"place": place}, follow=True
+        )
+        assert b"Choose a shared act you are in." in response.content
     assert Memory.objects.filter(share_id=Memory.objects.get(pk=memory.pk).share_id).count() == 2
 
 
@@ -282,3 +298,55 @@ def test_restoring_into_the_same_household_joins_the_act_again(alice, bob, kept)
         == Memory.objects.filter(share__isnull=False, owner=bob).count()
     )
     assert _rows_of(bob) == bobs_before
+
+
+def test_deleting_a_shared_memory_deletes_it_for_everyone_a_copy_only_for_its_owner(
+    alice, bob, alice_client, bob_web, kept
+):
+    copy = bobs_copy(bob, kept)
+    fact = Memory.objects.filter(owner=alice, kind=Memory.Kind.FACT, share__isnull=False).first()
+    bob_web.post(reverse("memories:delete", args=[bobs_copy(bob, fact).pk]))
+    assert Memory.objects.filter(share_id=fact.share_id).count() == 1  # only bob's went
+
+    alice_client.post(reverse("memories:delete", args=[kept.pk]))
+
+    assert not Memory.objects.filter(pk__in=[kept.pk, copy.pk]).exists()
+
+
+def test_moving_a_shared_memory_out_of_its_act_is_refused_with_a_reason(bob, bob_web, kept):
+    copy = bobs_copy(bob, kept)
+    story = Act.objects.get(owner=bob, is_your_story=True)
+
+    response = bob_web.post(
+        reverse("memories:edit", args=[copy.pk]), {"content": copy.content, "act": story.pk}
+    )
+
+    assert response.status_code == 400 and b"take it back" in response.content
+    copy.refresh_from_db()
+    assert copy.act.shared_id is not None
+
+
+def test_only_the_one_who_made_the_act_adds_or_removes_others(alice, bob, bob_web, kept):
+    carol = get_user_model().objects.create_user("carol", password="x" * 12)
+    his_place = bobs_copy(bob, kept).act
+
+    bob_web.post(reverse("memories:shared-act-remove", args=[his_place.pk, alice.pk]))
+    bob_web.post(reverse("memories:shared-act-add", args=[his_place.pk]), {"members": [carol.pk]})
+
+    assert list(sharing.members_of(his_place.shared)) == [alice, bob]
+    assert b"Leave this act" in bob_web.get(his_place.get_absolute_url()).content
+
+
+def test_a_sharer_who_leaves_still_shares_and_can_take_it_back(
+    alice, bob, alice_client, kept, capture
+):
+    with capture(execute=True):
+        alice_client.post(reverse("memories:shared-act-remove", args=[kept.act_id, alice.pk]))
+
+    kept.refresh_from_db()
+    assert kept.act.shared is None and kept.share is not None  # home again, still shared
+    assert bobs_copy(bob, kept).content == kept.content
+    page = alice_client.get(kept.get_absolute_url()).content.decode()
+    assert "Take it back" in page
+    alice_client.post(reverse("memories:take-back", args=[kept.pk]))
+    assert not Memory.objects.filter(owner=bob, kind=Memory.Kind.MEMORY, share__isnull=False)

@@ -103,3 +103,37 @@ def store_foreign_memory(env) -> int:
             "print(memory_store(owner=u, content='Our safe code is in the blue folder').pk)",
         )
     )
+
+
+def shared_memories(env, shares: list[tuple[str, str, str, str]]) -> list[dict[str, int]]:
+    """For each (sharer, member, words, title): a shared act of the two in the ``env`` household,
+    and a memory of the sharer's in those words, with an open waiting-on, shared into it; beside
+    it a memory the sharer keeps to themselves. Each share's ids: the sharer's ``original``, its
+    ``item``, their ``place`` and ``private`` memory; the member's ``copy``, ``copy_item`` and
+    ``copy_place``. The copies are indexed before this returns (no worker: on commit)."""
+    return json.loads(
+        shell(
+            env,
+            "import json\n"
+            "from django.contrib.auth import get_user_model\n"
+            "from memories import sharing\n"
+            "from memories.models import Memory, MemoryItem\n"
+            "from memories.services import memory_store\n"
+            "members = get_user_model().objects\n"
+            "found = []\n"
+            f"for sharer, member, words, title in {json.dumps(shares)}:\n"
+            "    sharer, member = members.get(username=sharer), members.get(username=member)\n"
+            "    place = sharing.create_shared_act(creator=sharer, title=title,"
+            " member_ids=[member.pk])\n"
+            "    original = memory_store(owner=sharer, content=words)\n"
+            "    item = MemoryItem.objects.create(memory=original, type='waiting_on',"
+            " data={'who': 'Dave', 'what': 'final quote'})\n"
+            "    sharing.share_memory(memory=original, place=place)\n"
+            "    copy = Memory.objects.get(owner=member, share=original.share)\n"
+            "    private = memory_store(owner=sharer, content='Our safe code is in the blue folder')\n"
+            "    found.append({'original': original.pk, 'item': item.pk, 'place': place.pk,"
+            " 'private': private.pk, 'copy': copy.pk, 'copy_item': copy.items.get().pk,"
+            " 'copy_place': copy.act_id})\n"
+            "print(json.dumps(found))",
+        )
+    )
