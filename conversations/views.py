@@ -332,12 +332,15 @@ def act_edit(request: HttpRequest, pk: int) -> HttpResponse:
         if "archived" in request.POST:
             act_services.set_act_archived(act=act, archived=request.POST["archived"] == "1")
         else:
+            if act.shared_id is not None:  # one title for everyone in it; the rest is each's own
+                sharing.rename(place=act, title=request.POST.get("title", ""))
+                act.refresh_from_db()
             act_services.rename_act(
                 act=act,
-                title=request.POST.get("title", ""),
+                title=act.title if act.shared_id else request.POST.get("title", ""),
                 description=request.POST.get("description"),
             )
-    except ActError as error:
+    except (ActError, sharing.ShareError) as error:
         messages.error(request, error.message)
     return redirect("memories:act", pk=act.pk)
 

@@ -182,7 +182,12 @@ def _forget_statistics(owner_ids) -> None:
 
 @transaction.atomic
 def rename(*, place: Act, title: str) -> None:
+    """A new title for a shared act, for everyone in it (its maker's to give)."""
     shared = _shared(place)
+    if shared.title == " ".join(clean_text(title, multiline=False).split())[:200]:
+        return
+    if not may_manage(place):
+        raise ShareError(f"Ask {_creator_name(shared)}, who made this act, to rename it.")
     title = " ".join(clean_text(title, multiline=False).split())[:200]
     if not title:
         raise ShareError("A shared act needs a title.")

@@ -8,17 +8,20 @@ reach bob."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from conversations.models import Conversation, Message
 from conversations.review import draft_of
 from household import backup, restore
 from memories import sharing
-from memories.models import Act, Memory, MemoryItem, Share, ShareChange
+from memories.consolidation import facts
+from memories.models import Act, Memory, MemoryItem, Observation, Share, ShareChange
 from talkingrock.tools import call_tool
 from tests.support.page_form import form_data
 from tests.test_review_flows import closed
@@ -350,3 +353,41 @@ def test_a_sharer_who_leaves_still_shares_and_can_take_it_back(
     assert "Take it back" in page
     alice_client.post(reverse("memories:take-back", args=[kept.pk]))
     assert not Memory.objects.filter(owner=bob, kind=Memory.Kind.MEMORY, share__isnull=False)
+
+
+def test_renaming_a_shared_act_renames_it_for_everyone_and_only_its_maker_may(
+    alice, bob, alice_client, bob_web, place
+):
+    his = sharing.place_of(bob, place.shared)
+    bob_web.post(reverse("conversations:act-edit", args=[his.pk]), {"title": "Bob's kitchen"})
+    his.refresh_from_db()
+    assert his.title == "Kitchen remodel"
+
+    alice_client.post(
+        reverse("conversations:act-edit", args=[place.pk]),
+        {"title": "Kitchen and utility", "description": "Hers"},
+    )
+
+    his.refresh_from_db()
+    place.refresh_from_db()
+    assert his.title == place.title == place.shared.title == "Kitchen and utility"
+    assert place.description == "Hers" and his.description == ""
+
+
+def test_facts_shared_with_bob_become_his_observations(alice, bob, fact, index):
+    place = sharing.create_shared_act(creator=alice, title="Team", member_ids=[bob.pk])
+    days = (timezone.now() - timedelta(days=30), timezone.now() - timedelta(days=5))
+    for text, when in zip(
+        ("Priya leads the mobile app team.", "Priya moved over to backend, leading the API."),
+        days,
+        strict=True,
+    ):
+        sharing.share_memory(memory=fact(text, when, relation="state"), place=place)
+    index(bob)
+
+    facts.consolidate_member(bob.pk, use_model=False)
+
+    observation = Observation.objects.get(owner=bob)
+    assert observation.text == "Priya moved over to backend, leading the API."
+    assert set(observation.facts.values_list("owner", flat=True)) == {bob.pk}  # his copies
+    assert not Observation.objects.filter(owner=alice).exists()  # hers are hers to consolidate
