@@ -25,7 +25,6 @@ import argparse
 import sys
 import tempfile
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +68,6 @@ def seen(hit, evidence: bool) -> Seen:
 def ask(conversations: list[dict]) -> tuple[list[list[Seen]], list[list[Seen]]]:
     """(per answerable question its top 10, per question asked of the wrong member its top 10)"""
     from django.contrib.auth import get_user_model
-    from django.utils import timezone
 
     from memories.recall import recall
 
@@ -78,10 +76,7 @@ def ask(conversations: list[dict]) -> tuple[list[list[Seen]], list[list[Seen]]]:
         other = conversations[(n + 1) % len(conversations)]
         member = get_user_model().objects.get(username=f"locomo{conversation['index']}")
         stranger = get_user_model().objects.get(username=f"locomo{other['index']}")
-        to_dialog = {
-            pk: conversation["turns"][i]["id"] for i, pk in locomo.dialog_ids(member).items()
-        }
-        at = timezone.make_aware(max(t["at"] for t in conversation["turns"]) + timedelta(days=1))
+        to_dialog, at = locomo.turn_of(conversation, member), locomo.asked_at(conversation)
         for question in conversation["questions"]:
             if question["category"] not in locomo.HEADLINE:
                 continue

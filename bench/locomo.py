@@ -3,7 +3,7 @@
 Usage (from the project root)::
 
     .venv/bin/python bench/locomo.py [--data ../shared/data/locomo] [--keep DIR | --reuse DIR]
-        [--set key=value ...] [--conversations 0-9] [--modes keywords vectors hybrid]
+        [--set key=value ...] [--conversations 0-9] [--modes keywords vectors pool tuned hybrid]
         [--path conversation|plain] [--halves 0-4 5-9]
 
     # our real-human-style chats, in the same format: dev to tune on, test frozen
@@ -26,7 +26,12 @@ turn is kept by this script, not in the memory. Then every question with evidenc
 
 - ``keywords``: the FTS5 list alone (``search.keyword_candidates``, sanitised as memory_query);
 - ``vectors``: the sqlite-vec list alone (``vector_search.nearest``, the query embedded);
-- ``hybrid``: ``memories.recall.recall(member, question, k=50, at=<day after the last session>)``.
+- ``hybrid``: ``memories.recall.recall(member, question, k=50, at=<day after the last session>)``,
+  as configured (the learned ranker is off as shipped; ``--set ranker=true`` turns it on);
+- ``tuned``: the same recall with the learned ranker off: the steps' hand-tuned sum decides
+  (issue 26's "before");
+- ``pool``: every candidate recall gathers, before any ranking, ordered by that sum; its last
+  column is Recall@100 of the pool (issue 26: the pool must be wide enough to rank).
 
 Recall@k is the share of a question's evidence turns among the first k results, averaged over
 questions: overall for categories 1-4 (category 5, adversarial, is shown on its own, as are the
@@ -50,6 +55,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KS = (5, 10, 25, 50)
+# The candidate pool before ranking is scored at its first POOL_K (by the steps' hand-tuned
+# sum): in the table's last column for the "pool" mode, whose R@50 is the sum's own.
+POOL_K = 100
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 HEADLINE = (1, 2, 3, 4)
 DRAGON = (56.7, 66.2, 76.7, 82.7)  # LoCoMo paper, Table 3, dialog turns
@@ -188,6 +196,20 @@ def ingest(conversations: list[dict], path: str = "conversation") -> dict:
     }
 
 
+def asked_at(conversation: dict):
+    """When its questions are asked: the day after its last session (an aware datetime)."""
+    from django.utils import timezone
+
+    return timezone.make_aware(
+        max(turn["at"] for turn in conversation["turns"]) + timedelta(days=1)
+    )
+
+
+def turn_of(conversation: dict, member) -> dict[int, str]:
+    """memory id → the dialog id of the turn it holds."""
+    return {pk: conversation["turns"][n]["id"] for n, pk in dialog_ids(member).items()}
+
+
 def dialog_ids(member) -> dict[int, str]:
     """memory id → dialog id: turns were stored in order, so the n-th memory is the n-th turn."""
     from memories.models import Memory
@@ -198,10 +220,12 @@ def dialog_ids(member) -> dict[int, str]:
 
 
 def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[int]]]:
+    from django.conf import settings
     from django.contrib.auth import get_user_model
 
     from memories import search, vector_search
-    from memories.recall import recall
+    from memories.recall import Query, candidates, recall
+    from memories.recall.ranker import NAMES
     from talkingrock import embeddings
 
     member = get_user_model().objects.get(username=f"locomo{conversation['index']}")
@@ -227,6 +251,19 @@ def rank_lists(conversation: dict, modes: list[str], at) -> dict[str, list[list[
             result = recall(member, text, k=max(KS), at=at)
             timings.append(time.perf_counter() - started)
             ranked["hybrid"].append([hit.memory_id for hit in result.hits])
+        if "tuned" in modes:  # the steps' hand-tuned sum: recall with the learned ranker off
+            config = settings.TALKINGROCK_RECALL
+            shipped, config["ranker"] = config["ranker"], False
+            try:
+                result = recall(member, text, k=max(KS), at=at)
+            finally:
+                config["ranker"] = shipped
+            ranked["tuned"].append([hit.memory_id for hit in result.hits])
+        if "pool" in modes:  # every candidate before ranking, by the steps' sum (R@100: POOL_K)
+            ids, matrix = candidates(Query(member, text, k=max(KS), at=at))
+            lifted = matrix[:, NAMES.index("lifted")] if len(ids) else []
+            order = sorted(range(len(ids)), key=lambda n: (-lifted[n], -ids[n]))
+            ranked["pool"].append([ids[n] for n in order[:POOL_K]])
     ranked["_timings"] = timings  # type: ignore[assignment]
     ranked["_member"] = member  # type: ignore[assignment]
     return ranked
@@ -238,24 +275,21 @@ def recall_at(ranked_ids: list[str], evidence: list[str], k: int) -> float:
 
 
 def evaluate(conversations, modes, subset) -> tuple[dict, list[float]]:
-    from django.utils import timezone
 
     scores: dict = defaultdict(lambda: defaultdict(list))  # (mode, evidence) → group → rows
     timings: list[float] = []
     for conversation in conversations:
         if conversation["index"] not in subset:
             continue
-        last = max(turn["at"] for turn in conversation["turns"])
-        at = timezone.make_aware(last + timedelta(days=1))
-        ranked = rank_lists(conversation, modes, at)
+        ranked = rank_lists(conversation, modes, asked_at(conversation))
         timings += ranked.pop("_timings")
-        member = ranked.pop("_member")
-        to_dialog = {pk: conversation["turns"][n]["id"] for n, pk in dialog_ids(member).items()}
+        to_dialog = turn_of(conversation, ranked.pop("_member"))
         for mode, lists in ranked.items():
             for question, memory_ids in zip(conversation["questions"], lists, strict=True):
                 ids = [to_dialog[pk] for pk in memory_ids]
                 for evidence_key in ("evidence", "corrected"):
-                    row = [recall_at(ids, question[evidence_key], k) for k in KS]
+                    ks = (*KS[:-1], POOL_K) if mode == "pool" else KS
+                    row = [recall_at(ids, question[evidence_key], k) for k in ks]
                     groups = [question["category"]]
                     if question["category"] in HEADLINE:
                         groups.append("all")
@@ -271,7 +305,7 @@ def table(scores, modes) -> str:
         ("corrected", "audit-corrected"),
     ):
         lines.append(f"\n### Turn-level recall, {title} (categories 1-4 overall)\n")
-        lines.append("| mode | group | n | R@5 | R@10 | R@25 | R@50 |")
+        lines.append("| mode | group | n | R@5 | R@10 | R@25 | R@50 (pool: R@100) |")
         lines.append("|---|---|---|---|---|---|---|")
         for mode in modes:
             groups = scores[(mode, evidence_key)]
@@ -306,7 +340,9 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", type=Path, help="build the database here and keep it")
     parser.add_argument("--reuse", type=Path, help="ask the questions of a kept database")
     parser.add_argument("--conversations", default="0-9", help="e.g. 0-4 or 5-9 or 0,3")
-    parser.add_argument("--modes", nargs="+", default=["keywords", "vectors", "hybrid"])
+    parser.add_argument(
+        "--modes", nargs="+", default=["keywords", "vectors", "pool", "tuned", "hybrid"]
+    )
     parser.add_argument(
         "--set",
         action="append",

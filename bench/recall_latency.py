@@ -4,7 +4,7 @@
 Usage (from the project root)::
 
     .venv/bin/python bench/recall_latency.py [--sizes 10000 100000] [--queries 200] [--seed 1]
-        [--messages-per-memory 3] [--keep DIR] [--reuse DIR]
+        [--messages-per-memory 3] [--keep DIR] [--reuse DIR] [--no-ranker]
 
 For each size a fresh database under a temporary ``TALKINGROCK_DATA_DIR`` (the real settings,
 backend and migrations) receives the synthetic household of ``bench/memory_query.py``: four
@@ -210,6 +210,7 @@ def measure(count: int, seed: int) -> dict:
     from memories.models import Memory
     from memories.recall import floor as floor_module
     from memories.recall import order as order_module
+    from memories.recall import ranker as ranker_module
     from memories.recall import steps as step_module
     from talkingrock import embeddings
     from talkingrock.language import dates
@@ -245,7 +246,7 @@ def measure(count: int, seed: int) -> dict:
     spent |= dict.fromkeys(
         ("embed_one", "keyword_candidates", "within_budget", "window", "_rows", "mark"), 0.0
     )
-    spent |= {"observations": 0.0}
+    spent |= {"observations": 0.0, "relevance": 0.0}
 
     def timed(module, name):
         function = getattr(module, name)
@@ -263,6 +264,7 @@ def measure(count: int, seed: int) -> dict:
     originals = [(step_module, name, timed(step_module, name)) for name in steps]
     originals += [(order_module, name, timed(order_module, name)) for name in ordering]
     originals += [(recall_module, "_rows", timed(recall_module, "_rows"))]
+    originals += [(ranker_module, "relevance", timed(ranker_module, "relevance"))]
     originals += [(floor_module, "mark", timed(floor_module, "mark"))]
     originals += [(search, "within_budget", timed(search, "within_budget"))]
     observing = observation_context.search
@@ -327,11 +329,18 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--keep", type=Path, help="build the database in this folder, keep it")
     parser.add_argument("--reuse", type=Path, help="measure a database kept with --keep")
+    parser.add_argument(
+        "--no-ranker", action="store_true", help="the steps' hand-tuned sum (issue 26's before)"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.child is not None:  # one size, in its own process and data directory
         setup_django(Path(os.environ["TALKINGROCK_DATA_DIR"]))
+        if args.no_ranker:
+            from django.conf import settings
+
+            settings.TALKINGROCK_RECALL["ranker"] = False
         if not args.reuse:
             facts = ingest(args.child, args.seed)
             print(
@@ -387,6 +396,7 @@ def main(argv=None) -> int:
             str(args.messages_per_memory),
         ]
         command += ["--reuse", str(args.reuse)] if args.reuse else []
+        command += ["--no-ranker"] if args.no_ranker else []
         env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)}
         subprocess.run(command, env=env, check=True, cwd=ROOT)
         if not args.keep and not args.reuse:

@@ -33,7 +33,7 @@ from memories import named as named_in
 from memories import search
 from memories.consolidation import context as observation_context
 from memories.models import Memory
-from memories.recall import floor, order, steps, trail
+from memories.recall import floor, order, ranker, steps, trail
 from memories.recall.results import Hit, RecallResult, explain, line_of
 from memories.recall.trail import strengthen_links
 from talkingrock import embeddings
@@ -44,6 +44,7 @@ __all__ = [
     "Hit",
     "Query",
     "RecallResult",
+    "candidates",
     "explain",
     "find",
     "line_of",
@@ -109,6 +110,7 @@ class Row(NamedTuple):
     conversation_id: int | None
     score: float
     hit_count: int
+    content: str
     hours_since_use: float
     hours_old: float
 
@@ -171,6 +173,14 @@ def find(query: Query) -> RecallResult:
             duration_ms=(time.perf_counter() - started) * 1000,
         )
     return result
+
+
+def candidates(query: Query) -> tuple[list[int], Any]:
+    """Every candidate a recall weighs, with the learned ranker's features (ids, matrix): what
+    bench/train_ranker.py trains on and bench/locomo.py measures the pool by."""
+    at = query.at or timezone.now()
+    found = _gather(query, at)
+    return ranker.features(found.pool, _rows(query, list(found.pool.score), at), query.text)
 
 
 def _gather(query: Query, at: datetime) -> Gathered:
@@ -280,9 +290,11 @@ def _rank(query: Query, found: Gathered, at: datetime) -> list[Hit]:
     kept memories first; the top k, each with the parts of its score."""
     pool = found.pool
     rows = _rows(query, list(pool.score), at)
-    top_score = max((pool.score[i] for i in rows), default=0.0)
+    # The learned ranker's relevance (memories/recall/ranker.py), or the steps' hand-tuned sum.
+    relevance = ranker.relevance(pool, rows, query.text) if pool.config["ranker"] else pool.score
+    top_score = max((relevance[i] for i in rows), default=0.0)
     weigh = order.Weigher(top_score)
-    final = {memory_id: weigh(pool.score[memory_id], *row.use) for memory_id, row in rows.items()}
+    final = {memory_id: weigh(relevance[memory_id], *row.use) for memory_id, row in rows.items()}
     order.weigh_what_was_said(
         final, pool, {i: (row.kind, row.conversation_id, row.when) for i, row in rows.items()}
     )
@@ -314,7 +326,7 @@ def _rank(query: Query, found: Gathered, at: datetime) -> list[Hit]:
             memory=memories[memory_id],
             score=final[memory_id],
             components=order.rounded(pool.parts[memory_id])
-            | weigh.factors(pool.score[memory_id], *rows[memory_id].use),
+            | weigh.factors(relevance[memory_id], *rows[memory_id].use),
         )
         for memory_id in ranked
         if memory_id in memories  # deleted this very moment
