@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from memories import sharing
+from memories import sharing, threads
 from memories.forms import MembersForm, PlaceForm, SharedActForm
 from memories.models import Act, Memory, MemoryItem
 from talkingrock.navigation import next_url
@@ -112,12 +112,11 @@ def take_back(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _item(request: HttpRequest, pk: int) -> MemoryItem:
-    return get_object_or_404(
-        MemoryItem.objects.select_related("memory"),
-        pk=pk,
-        memory__owner=request.user,
-        memory__status=Memory.Status.CONFIRMED,
-    )
+    """One of the member's threads in a kept memory (threads.item_of); anyone else's is a 404."""
+    try:
+        return threads.item_of(request.user, pk)
+    except MemoryItem.DoesNotExist:
+        raise Http404("No such thread.") from None
 
 
 @login_required
