@@ -289,7 +289,7 @@ TALKINGROCK_RECALL = {
     # below gather, in place of their hand-tuned sum. Off: on the held-out LoCoMo half it gains
     # 0.9 points of R@10 (77.5 → 78.4), but on the realchat chats, the real talk recall is for,
     # it gains nothing (frozen test R@10 57.0 → 56.8, R@50 84.7 → 82.9) and the household answers
-    # do not move (dev 84/115, test 38/70 with it); docs/benchmarks.md. bench/locomo.py's "tuned"
+    # do not move (dev 84/115 and test 38/70 with it, 85 and 37 without); docs/benchmarks.md. bench/locomo.py's "tuned"
     # and "hybrid" modes compare the two with --set ranker=true.
     "ranker": False,
     # Like memory_query's MATCH_BUDGET (5,000), tighter: the rows BM25 scores are most of the
