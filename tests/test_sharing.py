@@ -391,3 +391,18 @@ def test_facts_shared_with_bob_become_his_observations(alice, bob, fact, index):
     assert observation.text == "Priya moved over to backend, leading the API."
     assert set(observation.facts.values_list("owner", flat=True)) == {bob.pk}  # his copies
     assert not Observation.objects.filter(owner=alice).exists()  # hers are hers to consolidate
+
+
+def test_when_the_sharer_leaves_the_household_the_shared_act_stays_with_the_others(
+    alice, bob, bob_web, kept
+):
+    carol = get_user_model().objects.create_user("carol", password="x" * 12)
+    copy = bobs_copy(bob, kept)
+
+    alice.delete()  # an admin removed her, with everything she stored
+
+    copy.refresh_from_db()
+    assert copy.content and copy.share.sharer_name == "alice" and copy.share.shared_by is None
+    assert list(sharing.members_of(copy.act.shared)) == [bob]
+    bob_web.post(reverse("memories:shared-act-add", args=[copy.act_id]), {"members": [carol.pk]})
+    assert Memory.objects.filter(owner=carol, share=copy.share).exists()  # bob manages it now
