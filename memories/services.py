@@ -289,7 +289,7 @@ def memory_delete(*, owner: AbstractBaseUser, memory_id: int) -> None:
         memory = Memory.objects.select_related("share").filter(pk=memory_id, owner=owner).first()
         if memory is None:
             raise Memory.DoesNotExist("Memory matching query does not exist.")
-        if sharing.is_sharers(memory, owner):
+        if sharing.is_original(memory):
             sharing.take_back(memory=memory)
         memory.delete()
 

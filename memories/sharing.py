@@ -71,11 +71,16 @@ def spread(share: Share) -> None:
     """Everyone in the act who has no row of ``share`` gets a copy of the sharer's (a backup
     restored into a shared act the member is in)."""
     source = Memory.objects.filter(share=share, owner_id=share.shared_by_id).first()
-    if source is None:
-        return
-    for row in share.shared_act.acts.exclude(owner__memories__share=share):
-        _copy(source, share, row)
-        indexing.request_indexing(owner_id=row.owner_id)
+    if source is not None:
+        _copy_to_others(source, share)
+
+
+def _title(text: str) -> str:
+    """A shared act's title as typed, on one line, spaces folded; ShareError when empty."""
+    title = " ".join(clean_text(text, multiline=False).split())[:200]
+    if not title:
+        raise ShareError("A shared act needs a title.")
+    return title
 
 
 def place_of(member, shared: SharedAct) -> Act | None:
@@ -94,9 +99,7 @@ def _household(ids: Iterable[int]) -> list:
 @transaction.atomic
 def create_shared_act(*, creator, title: str, member_ids: Iterable[int]) -> Act:
     """A new shared act with the creator and the chosen members in it; the creator's place."""
-    title = " ".join(clean_text(title, multiline=False).split())[:200]
-    if not title:
-        raise ShareError("A shared act needs a title.")
+    title = _title(title)
     others = [m for m in _household(member_ids) if m.pk != creator.pk]
     if not others:
         raise ShareError("Choose at least one other member to share it with.")
@@ -158,7 +161,7 @@ def _leave(row: Act) -> None:
     member = row.owner
     copies_gone = False
     for memory in Memory.objects.filter(act=row).select_related("share"):
-        if is_sharers(memory, member):
+        if is_original(memory):
             memory.act = _home_of(memory)
             memory.save(update_fields=["act"])
         else:
@@ -183,14 +186,11 @@ def _forget_statistics(owner_ids) -> None:
 @transaction.atomic
 def rename(*, place: Act, title: str) -> None:
     """A new title for a shared act, for everyone in it (its maker's to give)."""
-    shared = _shared(place)
-    if shared.title == " ".join(clean_text(title, multiline=False).split())[:200]:
+    shared, title = _shared(place), _title(title)
+    if shared.title == title:
         return
     if not may_manage(place):
         raise ShareError(f"Ask {_creator_name(shared)}, who made this act, to rename it.")
-    title = " ".join(clean_text(title, multiline=False).split())[:200]
-    if not title:
-        raise ShareError("A shared act needs a title.")
     shared.title = title
     shared.save(update_fields=["title"])
     shared.acts.update(title=title)
@@ -267,7 +267,7 @@ def take_back(*, memory: Memory) -> None:
     share = memory.share
     if share is None:
         raise ShareError("This memory is not shared.")
-    if not is_sharers(memory, memory.owner):
+    if not is_original(memory):
         raise ShareError(f"Only {share.sharer_name}, who shared it, can take it back.")
     copies = Memory.objects.filter(share=share).exclude(pk=memory.pk)
     owners = list(copies.values_list("owner_id", flat=True))
@@ -313,10 +313,10 @@ def _make_private(memory: Memory) -> None:
         ).update(act=back)
 
 
-def is_sharers(memory: Memory, member) -> bool:
-    """Whether ``memory`` is the member's original (not a copy, nor a thread's carrier)."""
+def is_original(memory: Memory) -> bool:
+    """Whether ``memory`` is its sharer's own (not a copy, nor a thread's carrier)."""
     share = memory.share
-    return share is not None and share.shared_by_id == member.pk and share.item_id is None
+    return share is not None and share.shared_by_id == memory.owner_id and share.item_id is None
 
 
 def _any_row(share: Share) -> Memory | None:
@@ -343,7 +343,9 @@ def _carrier(item: MemoryItem) -> Memory:
 
 
 def _copy_to_others(source: Memory, share: Share) -> None:
-    for row in share.shared_act.acts.exclude(owner_id=source.owner_id):
+    """A copy of ``source`` for everyone in the act but its owner who has no row of ``share``."""
+    places = share.shared_act.acts.exclude(owner_id=source.owner_id)
+    for row in places.exclude(owner__memories__share=share):
         _copy(source, share, row)
         indexing.request_indexing(owner_id=row.owner_id)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from memories import acts as act_services
-from memories import insights, threads
+from memories import insights, sharing, threads
 from memories import services as memory_services
 from memories.consolidation import context as observation_context
 from memories.models import Act, Memory, MemoryItem
@@ -57,7 +57,7 @@ def _shared(memory: Memory) -> dict[str, Any] | None:
     return {
         "act": memory.act.title,
         "by": share.sharer_name,
-        "by_you": share.shared_by_id == memory.owner_id and share.item_id is None,
+        "by_you": sharing.is_original(memory),
         "at": share.shared_at.isoformat(),
     }
 

@@ -110,7 +110,6 @@ class Row(NamedTuple):
     conversation_id: int | None
     score: float
     hit_count: int
-    content: str
     hours_since_use: float
     hours_old: float
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from memories.entities import COMMON
+from memories.models import Memory
 
 WEIGHTS = Path(__file__).with_name("ranker.json")
 
@@ -79,6 +80,8 @@ def features(pool, rows: dict, query: str) -> tuple[list[int], np.ndarray]:
     """(candidate ids, one row of ``NAMES`` per candidate) for the candidates in ``rows``."""
     ids = list(rows)
     asked = words(query)
+    # Only the ranker reads the candidates' words: loaded here, not for every recall.
+    content = dict(Memory.everything.filter(pk__in=ids).values_list("pk", "content"))
     parts, base, score = pool.parts, pool.base, pool.score
     best_bm25 = max((p["keywords"]["bm25"] for p in parts.values() if "keywords" in p), default=0)
     best_bm25 = best_bm25 if best_bm25 > 0 else 1.0
@@ -117,7 +120,7 @@ def features(pool, rows: dict, query: str) -> tuple[list[int], np.ndarray]:
             part.get("link", {}).get("gain", 0.0) / best_score,
             part.get("second_round", {}).get("gain", 0.0) / best_score,
             math.log1p(max(rows[memory_id].hours_old, 0.0) / 24),
-            len(asked & words(rows[memory_id].content)) / len(asked) if asked else 0.0,
+            len(asked & words(content[memory_id])) / len(asked) if asked else 0.0,
             0.0,
             0.0,
             0.0,
