@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.template.base import Template
+from django.test.utils import _TestState
 
 from memories import indexing, services, vectors
 from memories.models import Memory
@@ -133,3 +135,11 @@ def capture(django_capture_on_commit_callbacks):
     """Run what is queued on commit (tests run in a transaction that never commits):
     ``with capture(execute=True): …``."""
     return django_capture_on_commit_callbacks
+
+
+@pytest.fixture
+def templates_as_served(monkeypatch):
+    """Templates render as they do when served, without the test runner's signal per template
+    (it copies the context of every widget's template for ``response.context``). For tests that
+    post thousands of pages and read only their status and HTML: it halves their cost."""
+    monkeypatch.setattr(Template, "_render", _TestState.saved_data.template_render)

@@ -58,6 +58,9 @@ from talkingrock.admin_mixins import OwnedRowsAdmin, owner_path
 from talkingrock.models import ApiToken, PasswordReset
 
 User = get_user_model()
+# Hundreds of admin pages, read for their status and HTML only.
+pytestmark = pytest.mark.usefixtures("templates_as_served")
+
 MISSING = 987654
 
 # The first word of each of bob's texts: none may appear to anyone but bob.
