@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -143,10 +144,18 @@ def refresh_mentions(memory_ids: list[int]) -> None:
         _write_mentions(batch, _entities(batch))
 
 
+def _embed(batch: list[Pending]):
+    return embeddings.embed([item.content for item in batch])
+
+
 def index_batch(batch: list[Pending]) -> int:
     """Embed and extract one batch, then write it; answers how many memories were written."""
-    embedded = embeddings.embed([item.content for item in batch])
-    computed = list(zip(batch, embedded, _entities(batch), strict=True))
+    return _write(batch, _embed(batch), _entities(batch))
+
+
+def _write(batch: list[Pending], embedded, found: list[list[entity_rules.ExtractedEntity]]) -> int:
+    """Write one batch's vectors, contextual keys and mentions in one short transaction."""
+    computed = list(zip(batch, embedded, found, strict=True))
     with transaction.atomic():
         # Only rows whose text is still what was embedded: a row deleted or edited meanwhile is
         # skipped here and, if edited, indexed again on the next run.
@@ -183,12 +192,26 @@ def index_memories(
     """Index every pending memory (every memory with ``everything``); answers the count."""
     if owner_id is not None:
         cache.delete(_QUEUED_KEY.format(owner_id=owner_id))
-    done, after_id = 0, 0
-    while batch := _pending(
-        owner_id=owner_id, after_id=after_id, everything=everything, limit=batch_size
-    ):
-        done += index_batch(batch)
-        after_id = batch[-1].id
-        if progress:
-            progress(done)
+
+    def after(after_id: int) -> list[Pending]:
+        return _pending(
+            owner_id=owner_id, after_id=after_id, everything=everything, limit=batch_size
+        )
+
+    done = 0
+    # The model embeds in a thread of its own while this one reads the batch's names and writes
+    # the batch before: torch lets go of the GIL in its products, so the two share both cores
+    # (torch itself still computes on one thread).
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="embedding") as model:
+        batch = after(0)
+        vectors = model.submit(_embed, batch) if batch else None
+        while batch:
+            found = _entities(batch)
+            embedded = vectors.result()
+            following = after(batch[-1].id)
+            vectors = model.submit(_embed, following) if following else None
+            done += _write(batch, embedded, found)
+            batch = following
+            if progress:
+                progress(done)
     return done

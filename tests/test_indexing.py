@@ -90,6 +90,25 @@ def test_a_deleted_memory_takes_its_vector_and_mentions_with_it(alice, remember,
     assert vector_search.vector_count() == 0
 
 
+def test_batches_embedded_while_the_one_before_is_written_each_get_their_own_vectors(
+    alice, remember
+):
+    people = ["Marek", "Ines", "Tomas", "Priya", "Lena"]
+    things = ["gate", "boiler", "fence", "roof", "shed"]
+    texts = [f"the {thing} was fixed by {name}" for name, thing in zip(people, things, strict=True)]
+    memories = [remember(text) for text in texts]
+    seen = []
+
+    assert indexing.index_memories(owner_id=alice.pk, batch_size=2, progress=seen.append) == 5
+
+    assert seen == [2, 4, 5]
+    expected = embeddings.embed(texts)
+    for memory, vector in zip(memories, expected, strict=True):
+        assert float(stored_vector(memory) @ vector) == pytest.approx(1, abs=1e-5)
+        assert [e.name for e in memory.entities.all()] == [memory.content.split()[-1]]
+    assert indexing.pending_count(owner_id=alice.pk) == 0
+
+
 def test_a_memory_edited_while_its_batch_was_embedded_is_left_for_the_next_run(
     alice, remember, index
 ):
