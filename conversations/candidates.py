@@ -125,6 +125,13 @@ def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
     return before
 
 
+def _act_terms(hit: Hit) -> frozenset[str]:
+    """The words of the act a memory or message is kept in: the household's own name for what
+    it is about ("Boat mooring & licence" around a bare "412"). Your Story names nothing."""
+    act = hit.memory.act
+    return frozenset() if act.is_your_story else content_terms(act.title)
+
+
 def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     """Every sentence of the hits, each with the words said around it: its conversation's other
     hits and, for a message, the turns just before it."""
@@ -155,7 +162,8 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             continue
         if piece:
             terms = content_terms(piece)
-            around = frozenset(by_conversation.get(hit.memory.conversation_id, set()) - terms)
+            around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
+            around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
             found.append(Candidate(piece, hit, rank, terms, around, before))
     return [

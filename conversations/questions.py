@@ -126,6 +126,15 @@ FRAME_WORDS = {
             "under",
             "than",
             "still",
+            # the verbs an amount is asked by ("what are we paying for the insurance"): the
+            # sentence that answers gives the amount, not the verb ("renewed it, 412")
+            "pay",
+            "pays",
+            "paying",
+            "paid",
+            "cost",
+            "costs",
+            "costing",
         }
     ),
     "schedule": frozenset({"often", "day", "days"}),

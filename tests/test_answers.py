@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from conversations import answers, candidates, questions, services
 from conversations.models import Conversation, Message
-from memories.models import Memory
+from memories import evidence
+from memories.models import Act, Memory
 from memories.recall import recall
 
 NOW = timezone.now()
@@ -551,3 +552,39 @@ def test_a_kept_fact_says_when_it_was_kept_not_the_day_its_words_name(alice, rem
     answer = ask(alice, "when are rolo's jabs")
 
     assert f"kept on {answers.spoken_date(kept_at, now=NOW)}" in answer.text, answer.text
+
+
+def test_the_verb_an_amount_is_asked_by_is_not_a_word_to_look_for(alice, kitchen):
+    """ "What are we paying for …" asks for an amount: the sentence that answers gives the
+    amount ("renewed it, 412"), not the verb."""
+    for question in ("what r we paying for the boat licence now", "what did the boiler cost"):
+        asked = questions.read_question(alice, question)
+        assert asked.wanted == "amount"
+        assert not {"pay", "cost"} & set(asked.weights), asked.weights
+    # The verb that tells one amount from another is still looked for: "charging" is said.
+    assert questions.read_question(alice, "whats the sitter charging now").weights.get("charg")
+
+
+def test_a_bare_reply_is_read_with_the_title_of_the_act_its_conversation_is_kept_in(alice, index):
+    """A burst ("renewed the licence" / "412") never names the boat; the act the household
+    keeps the conversation in does."""
+    act = Act.objects.create(owner=alice, title="Boat mooring & licence")
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=6),
+        "mooring fees went up again",
+        "and renewed the licence",
+        "412",
+        apart=timedelta(minutes=1),
+    )
+    talk = Conversation.objects.latest("pk")
+    evidence.move_to_act(conversation_id=talk.pk, act_id=act.pk)
+    _said_in_a_conversation(alice, NOW - timedelta(days=3), "the tv licence is 169.50 this year")
+    index(alice)
+
+    question = "what are we paying for the boat licence now"
+    found = candidates.candidates_of(recall(alice, question, k=10).strong)
+    [bare] = [c for c in found if c.sentence == "412"]
+    assert {"boat", "moor"} <= bare.context
+    answer = ask(alice, question)
+    assert answer.text.startswith("412"), answer.text
