@@ -5,6 +5,8 @@ A memory is pending while ``indexed_hash`` differs from ``content_hash``, so edi
 re-indexes it and running twice does nothing. The model and the extractor run outside any
 transaction; each batch is then written in one short transaction (TECH_NOTES §4: never hold the
 write lock across slow work). A row edited meanwhile keeps its new hash and is picked up again.
+The model embeds each batch in a thread of its own while the names of that batch are read and
+the batch before is written (docs/benchmarks.md: re-indexing 10k, 129 → 146 a second).
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ def refresh_mentions(memory_ids: list[int]) -> None:
 
 
 def _embed(batch: list[Pending]):
+    """The batch's vectors (in the model's thread: it touches no database)."""
     return embeddings.embed([item.content for item in batch])
 
 
