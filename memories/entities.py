@@ -268,7 +268,7 @@ def _parts(text: str, spans: list):
 
     def parsed():
         if not doc:
-            doc.append(nlp.parse([text])[0])
+            doc.append(nlp.entities([text])[0])
         return doc[0]
 
     for matched, before, after, sentence_start, speaker in spans:
@@ -342,7 +342,7 @@ def worth_listing(name: str) -> bool:
         return False
     if not any(word.casefold() in (_AND, "&") for word in words[1:-1]):
         return True
-    return _one_name(nlp.parse([name])[0], 0, len(name))
+    return _one_name(nlp.entities([name])[0], 0, len(name))
 
 
 def listed(entities: Iterable) -> list:

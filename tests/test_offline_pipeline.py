@@ -73,6 +73,24 @@ def test_a_known_name_is_found_in_any_case_and_a_first_name_where_a_person_stand
     assert not any(text == "bill" for text, _ in found)  # "the bill" is a bill
 
 
+def test_entities_alone_are_the_full_parses_entities_without_its_tree():
+    texts = [
+        "Maya and Sam met Dr Patel at the Oak and Acorn on Tuesday",
+        "procter and gamble sent the refund to Jo and Ravi",
+        "Lunch at Marks and Spencer with Aunt Bea, then Leeds by 6",
+    ]
+    alone = nlp.entities(texts)
+    full = nlp.parse(texts)
+    for only, whole in zip(alone, full, strict=True):
+        assert [(e.start_char, e.end_char, e.label_) for e in only.ents] == [
+            (e.start_char, e.end_char, e.label_) for e in whole.ents
+        ]
+        assert only.ents  # each text names something
+        assert not only.has_annotation("DEP") and whole.has_annotation("DEP")
+    # Skipping the other components was for that call only.
+    assert nlp.parse_one("Sam rang").has_annotation("DEP")
+
+
 def test_pronouns_mean_the_last_person_named_but_not_after_a_role():
     reading = offline.extract(
         [("user", "marek came round. he said its fine. my dad rang and he was upset")],
