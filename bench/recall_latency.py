@@ -21,6 +21,12 @@ evidence row, and indexing embeds it when the batch commits. Two of every three 
 lower-cased as people type; the third is the assistant's reply. The ingest rate of messages is
 printed beside that of memories, and recall then searches memories and messages together.
 
+With ``--worker`` the memories are indexed as ``make run`` indexes them: a real django-q2 worker
+(``manage.py qcluster``, one worker process) runs beside this process, which stores the memories
+while the worker embeds and indexes what has been stored; the rate counts from the first store
+to the last memory indexed (after one warm-up memory, so the worker's model load is not timed).
+Without it, this process stores a batch and then indexes it itself, one after the other.
+
 Then ``--queries`` questions in the household's own words (appointments, people, decisions,
 places, with and without a time phrase) are asked of the largest member (40 % of all memories)
 through ``recall(member, question, k=10)``, the query embedding included, after a warm-up of
@@ -32,10 +38,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -68,13 +77,45 @@ def setup_django(data_dir: Path) -> None:
     django.setup()
 
 
-def ingest(size: int, seed: int) -> dict:
+@contextmanager
+def worker(data_dir: Path, members: dict):
+    """A django-q2 worker for this data directory, warm (it has indexed one memory), then
+    stopped."""
+    from memories import indexing, services
+
+    cluster = subprocess.Popen(
+        [sys.executable, "manage.py", "qcluster"],
+        cwd=ROOT,
+        env={**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        from talkingrock import jobs
+
+        while not jobs.worker_running():
+            time.sleep(0.2)
+        warm = next(iter(members.values()))
+        services.memory_store(owner=warm, content="warm up the worker's model")
+        wait_until_indexed(indexing)
+        yield
+    finally:
+        cluster.send_signal(signal.SIGTERM)
+        cluster.wait(timeout=60)
+
+
+def wait_until_indexed(indexing) -> None:
+    while indexing.pending_count():
+        time.sleep(0.1)
+
+
+def ingest(size: int, seed: int, *, with_worker: bool = False) -> dict:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.db import transaction
 
     from conversations.models import Conversation
-    from memories import indexing, services
+    from memories import indexing
 
     call_command("migrate", verbosity=0)
     members = {name: get_user_model().objects.create_user(name) for name in MEMBERS}
@@ -83,7 +124,30 @@ def ingest(size: int, seed: int) -> dict:
     now = datetime.now(UTC)
     open_talk: dict[str, tuple[Conversation, int]] = {}
     stored = 0
+    with (
+        worker(Path(os.environ["TALKINGROCK_DATA_DIR"]), members) if with_worker else nullcontext()
+    ):
+        started = time.perf_counter()
+        stored = _store(size, members, corpus, rng, now, open_talk)
+        if with_worker:  # the worker indexes while this process stores: wait for its last one
+            wait_until_indexed(indexing)
+        store_and_index = time.perf_counter() - started
     started = time.perf_counter()
+    leftover = indexing.index_memories()  # anything the inline runs left (none expected)
+    return {
+        "memories": stored,
+        "seconds": store_and_index + time.perf_counter() - started,
+        "leftover": leftover,
+    }
+
+
+def _store(size: int, members: dict, corpus, rng, now, open_talk) -> int:
+    from django.db import transaction
+
+    from conversations.models import Conversation
+    from memories import services
+
+    stored = 0
     items = corpus.memories(size, now)
     while batch := [item for _, item in zip(range(BATCH), items, strict=False)]:
         with transaction.atomic():
@@ -103,15 +167,8 @@ def ingest(size: int, seed: int) -> dict:
                     open_talk[member_name] = (talk, left - 1)
                 services.memory_store(owner=member, **fields)
                 stored += 1
-        # Leaving the transaction ran the indexing inline (no worker in this process).
-    store_and_index = time.perf_counter() - started
-    started = time.perf_counter()
-    leftover = indexing.index_memories()  # anything the inline runs left (none expected)
-    return {
-        "memories": stored,
-        "seconds": store_and_index + time.perf_counter() - started,
-        "leftover": leftover,
-    }
+        # Leaving the transaction ran the indexing inline, or queued it for the worker.
+    return stored
 
 
 def add_messages(count: int, seed: int) -> dict:
@@ -332,6 +389,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--no-ranker", action="store_true", help="the steps' hand-tuned sum (issue 26's before)"
     )
+    parser.add_argument(
+        "--worker", action="store_true", help="index in a django-q2 worker, as make run does"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -342,9 +402,10 @@ def main(argv=None) -> int:
 
             settings.TALKINGROCK_RECALL["ranker"] = False
         if not args.reuse:
-            facts = ingest(args.child, args.seed)
+            facts = ingest(args.child, args.seed, with_worker=args.worker)
             print(
-                f"ingest: {facts['memories']:,} memories stored, embedded and indexed in "
+                f"ingest{' (a django-q2 worker indexing)' if args.worker else ''}: "
+                f"{facts['memories']:,} memories stored, embedded and indexed in "
                 f"{facts['seconds']:,.0f} s: {facts['memories'] / facts['seconds']:,.0f} "
                 f"memories/s (left over for the sweep: {facts['leftover']})",
                 flush=True,
@@ -382,8 +443,6 @@ def main(argv=None) -> int:
         print(f"mean recall {statistics.fmean(ms):.1f} ms, of which outside those steps {rest:.1f}")
         return 0
 
-    import subprocess
-
     for size in args.sizes:
         data_dir = args.reuse or args.keep or Path(tempfile.mkdtemp(prefix="talkingrock-recall-"))
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -397,6 +456,7 @@ def main(argv=None) -> int:
         ]
         command += ["--reuse", str(args.reuse)] if args.reuse else []
         command += ["--no-ranker"] if args.no_ranker else []
+        command += ["--worker"] if args.worker else []
         env = {**os.environ, "TALKINGROCK_DATA_DIR": str(data_dir)}
         subprocess.run(command, env=env, check=True, cwd=ROOT)
         if not args.keep and not args.reuse:
