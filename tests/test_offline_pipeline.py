@@ -247,6 +247,18 @@ def test_the_narrative_reads_like_a_colleagues_memory():
     assert not text.endswith("…") and len(text) <= 800
 
 
+def test_each_of_two_decisions_is_a_sentence_of_its_own():
+    found = offline.extract(
+        [("user", "we decided to go with the oak floor. we also decided to keep the old sink")],
+        today=TODAY,
+        member="Maya",
+    )
+    assert len(found.items["decisions"]) >= 2
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert ", and on " not in text
+    assert text.count("Maya decided") + text.count("Maya settled on") >= 2, text
+
+
 def test_a_long_rambling_message_is_cut_at_whole_sentences():
     found = offline.extract(
         [("user", "we decided to keep the sink incl. the tap because its fine. " * 60)],

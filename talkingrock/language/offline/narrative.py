@@ -39,20 +39,21 @@ def _lower_first(text: str) -> str:
     return text
 
 
-def _decided(person: str, decisions: list[dict]) -> str:
-    if not decisions:
-        return ""
-    first = decisions[0]
-    what = _lower_first(phrases.tidy(first["what"]))
+def _decided(person: str, decisions: list[dict]) -> list[str]:
+    """The first two decisions, each a sentence of its own in the form its words take (a second
+    one joined to the first as "…, and on move stuff" read as nonsense)."""
+    return [_decision(person, row) for row in decisions[:2]]
+
+
+def _decision(person: str, row: dict) -> str:
+    what = _lower_first(phrases.tidy(row["what"]))
     if _is_clause(what):  # "pickup is at 3pm": said whole, not after "settled on"
         sentence = f"{person} decided: {what}"
     else:
         sentence = f"{person} {'decided to' if _VERBAL.match(what) else 'settled on'} {what}"
-    if first.get("why"):
-        sentence += f" ({_lower_first(phrases.tidy(first['why']))})"
-    if len(decisions) > 1:
-        sentence += f", and on {_lower_first(phrases.tidy(decisions[1]['what']))}"
-    return sentence + "."
+    if row.get("why"):
+        sentence += f" ({_lower_first(phrases.tidy(row['why']))})"
+    return sentence.rstrip(".") + "."
 
 
 def _is_clause(text: str) -> bool:
@@ -96,7 +97,7 @@ def narrative(
     ``changed`` are sentences about earlier threads this conversation closed or replaced."""
     items = extraction.items
     sentences = [
-        _decided(person, items.get("decisions", [])),
+        *_decided(person, items.get("decisions", [])),
         *changed[:1],
         _waiting(person, items.get("waiting_on", [])),
         _open(items.get("questions_opened", []), items.get("tasks", [])),
