@@ -175,6 +175,22 @@ def test_a_fact_from_the_same_conversation_as_a_dated_task_is_not_said_twice(ali
     assert coming(alice) == ["The electrician comes Thursday.", "the plumber Thursday at 9"]
 
 
+def test_two_things_said_in_one_conversation_for_one_day_are_both_coming_up(alice):
+    memory = talked_about(alice)
+    item(memory, description="call the dentist by monday about maya's filling", due="2026-11-30")
+    kept_fact(
+        alice,
+        "The plumber is coming monday at 9 to look at the leak.",
+        on(date(2026, 11, 30), time(9)),
+        derived_from=memory,
+    )
+
+    assert coming(alice) == [
+        "call the dentist by monday about maya's filling",
+        "The plumber is coming monday at 9 to look at the leak.",
+    ]
+
+
 def test_another_members_dated_items_and_memories_never_appear(alice, bob, alice_client):
     bobs = talked_about(bob, "Bob's garage")
     item(
