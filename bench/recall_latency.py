@@ -61,6 +61,7 @@ from synthetic_household import (  # noqa: E402 - the shared synthetic household
 )
 
 BATCH = 1000
+WORKER_START = 120  # seconds a worker may take to report itself alive
 CONVERSATION_SHARE = 0.25
 CONVERSATION_LENGTH = 5
 MESSAGES_PER_CONVERSATION = 12
@@ -81,7 +82,8 @@ def setup_django(data_dir: Path) -> None:
 def worker(data_dir: Path, members: dict):
     """A django-q2 worker for this data directory, warm (it has indexed one memory), then
     stopped."""
-    from memories import indexing, services
+    from memories import services
+    from talkingrock import jobs
 
     cluster = subprocess.Popen(
         [sys.executable, "manage.py", "qcluster"],
@@ -92,20 +94,23 @@ def worker(data_dir: Path, members: dict):
         start_new_session=True,
     )
     try:
-        from talkingrock import jobs
-
+        started = time.monotonic()
         while not jobs.worker_running():
+            if cluster.poll() is not None or time.monotonic() - started > WORKER_START:
+                raise RuntimeError("the django-q2 worker did not start")
             time.sleep(0.2)
         warm = next(iter(members.values()))
         services.memory_store(owner=warm, content="warm up the worker's model")
-        wait_until_indexed(indexing)
+        wait_until_indexed()
         yield
     finally:
         cluster.send_signal(signal.SIGTERM)
         cluster.wait(timeout=60)
 
 
-def wait_until_indexed(indexing) -> None:
+def wait_until_indexed() -> None:
+    from memories import indexing
+
     while indexing.pending_count():
         time.sleep(0.1)
 
@@ -114,23 +119,16 @@ def ingest(size: int, seed: int, *, with_worker: bool = False) -> dict:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from conversations.models import Conversation
     from memories import indexing
 
     call_command("migrate", verbosity=0)
     members = {name: get_user_model().objects.create_user(name) for name in MEMBERS}
-    rng = random.Random(seed)
-    corpus = Corpus(seed)
-    now = datetime.now(UTC)
-    open_talk: dict[str, tuple[Conversation, int]] = {}
-    stored = 0
-    with (
-        worker(Path(os.environ["TALKINGROCK_DATA_DIR"]), members) if with_worker else nullcontext()
-    ):
+    data_dir = Path(os.environ["TALKINGROCK_DATA_DIR"])
+    with worker(data_dir, members) if with_worker else nullcontext():
         started = time.perf_counter()
-        stored = _store(size, members, corpus, rng, now, open_talk)
+        stored = _store(size, seed, members)
         if with_worker:  # the worker indexes while this process stores: wait for its last one
-            wait_until_indexed(indexing)
+            wait_until_indexed()
         store_and_index = time.perf_counter() - started
     started = time.perf_counter()
     leftover = indexing.index_memories()  # anything the inline runs left (none expected)
@@ -141,12 +139,17 @@ def ingest(size: int, seed: int, *, with_worker: bool = False) -> dict:
     }
 
 
-def _store(size: int, members: dict, corpus, rng, now, open_talk) -> int:
+def _store(size: int, seed: int, members: dict) -> int:
+    """Store ``size`` memories through ``memory_store`` in transactions of ``BATCH``."""
     from django.db import transaction
 
     from conversations.models import Conversation
     from memories import services
 
+    rng = random.Random(seed)
+    corpus = Corpus(seed)
+    now = datetime.now(UTC)
+    open_talk: dict[str, tuple[Conversation, int]] = {}
     stored = 0
     items = corpus.memories(size, now)
     while batch := [item for _, item in zip(range(BATCH), items, strict=False)]:

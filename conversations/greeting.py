@@ -10,7 +10,6 @@ parser against the day the item was written."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -21,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from conversations.models import Conversation
+from conversations.questions import content_terms
 from memories import threads
 from memories.models import Memory, MemoryItem
 from narratives import services as narratives
@@ -32,7 +32,7 @@ THIS_WEEK_DAYS = 7
 LIMIT = 20  # lines a list shows; a household with more has bigger problems than a long page
 # Dated rows read to find the next two weeks' lines: far more than any household has open.
 DATED_READ = 500
-# A fact tells what a dated item tells when it holds this share of the item's words.
+# A fact tells what a dated item tells when it holds this share of the item's content words.
 SAME_WORDS = 0.5
 
 
@@ -156,14 +156,14 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
     # A fact written from the same conversation as a dated item, on its day and in its words,
     # says the same thing again ("the plumber Thursday at 9"; not "call the dentist by Monday"
     # beside "the plumber is coming Monday", said in one breath).
-    said: dict[tuple[int, date], list[set[str]]] = {}
+    said: dict[tuple[int, date], list[frozenset[str]]] = {}
     for line in lines:
-        said.setdefault((line.memory_id, line.day), []).append(_words(line.words))
+        said.setdefault((line.memory_id, line.day), []).append(content_terms(line.words))
     for memory in _dated_memories(owner, today=today, last=last):
         if (found := memory.named_day()) is None:
             continue
         day, at = found
-        words = _words(memory.content)
+        words = content_terms(memory.content)
         if _past((day, at, False), now) or any(
             len(item & words) >= SAME_WORDS * len(item)
             for item in said.get((memory.derived_from_id, day), [])
@@ -175,11 +175,6 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
             Upcoming(day, at, _when(day, at, today=today), memory.content, memory.pk, None, by)
         )
     return sorted(lines, key=lambda line: line.sort_key)[:LIMIT]
-
-
-def _words(text: str) -> set[str]:
-    """The words of four letters or more: enough to tell a plumber from a dentist."""
-    return {word for word in re.findall(r"[a-z0-9']{4,}", text.casefold())}
 
 
 def this_week_of(owner, *, now, decided: Collection[int] = ()) -> list[Change]:
