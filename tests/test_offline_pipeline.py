@@ -259,6 +259,34 @@ def test_each_of_two_decisions_is_a_sentence_of_its_own():
     assert text.count("Maya decided") + text.count("Maya settled on") >= 2, text
 
 
+def _narrated(decisions: list[str]) -> str:
+    """The narrative of a conversation of Maya's (Sam is the household's other member) whose
+    decisions read as ``decisions``: the writer alone, whatever the reader found."""
+    found = offline.extract(
+        [("user", "ok so the kitchen")], today=TODAY, member="Maya", household=["Maya", "Sam"]
+    )
+    found.items["decisions"] = [{"what": what} for what in decisions]
+    return offline.narrative(found, person="Maya", day=TODAY)
+
+
+def test_a_decision_is_written_in_a_frame_its_words_fit():
+    text = _narrated(["pack it", "were doing the villa"])
+    assert "Maya decided to pack it." in text
+    assert "Maya decided: were doing the villa." in text
+    assert "settled on" not in text  # "settled on were doing the villa" was the old sentence
+
+
+def test_what_is_not_the_households_choice_is_not_written_as_one():
+    # News of what someone else did or does is kept in its own words, with no one deciding.
+    for news in ("han has MOVED THE WEDDING", "the electrician is coming this friday"):
+        text = _narrated([news])
+        assert news[1:] in text and "decided" not in text, text
+    # A question, or no word, is no decision at all: the next one is written instead.
+    text = _narrated(["what does the ortho max actually mean", "5", "Sam does the monday pickup"])
+    assert "ortho" not in text and "on 5" not in text and "decided: 5" not in text, text
+    assert "Maya decided: Sam does the monday pickup." in text
+
+
 def test_a_long_rambling_message_is_cut_at_whole_sentences():
     found = offline.extract(
         [("user", "we decided to keep the sink incl. the tap because its fine. " * 60)],

@@ -223,7 +223,6 @@ def _chosen_by_the_household(unit: Unit, reading: Reading) -> bool:
     """A change of mind is the household's decision when they are its subject ("we're switching
     to quartz", "went with the pavilion"); "football's moved to Wednesdays" is news, kept as a
     fact (and a supersession), not a decision someone made."""
-    members = {name.casefold() for name in reading.household}
     # The first verb says who changed it; a clause that opens with its verb ("changed our
     # minds, going with quartz") is the member's own.
     verb = next((t for t in unit.tokens if t.pos_ in ("VERB", "AUX")), None)
@@ -232,7 +231,14 @@ def _chosen_by_the_household(unit: Unit, reading: Reading) -> bool:
     subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
     if not subjects:
         return True
-    return any(t.lower_ in _FIRST_PERSON or t.lower_ in members for t in subjects)
+    return any(households(t, reading.household) for t in subjects)
+
+
+def households(subject, household: list[str]) -> bool:
+    """Whether the subject ``subject`` (a token) is the member ("I", "we") or one of the
+    ``household`` by name."""
+    members = {name.casefold() for name in household}
+    return subject.lower_ in _FIRST_PERSON or subject.text.casefold() in members
 
 
 def items(reading: Reading, today: date, by_unit: dict | None = None) -> dict[str, list[dict]]:

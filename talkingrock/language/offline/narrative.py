@@ -11,15 +11,15 @@ from datetime import date
 
 from talkingrock import nlp
 from talkingrock.language.offline import lexicon, phrases
+from talkingrock.language.offline.items import households
 from talkingrock.language.offline.pipeline import Extraction
 
 MAX_CHARS = 800
-_VERBAL = re.compile(
-    r"^(?:go|get|keep|take|use|do|have|put|move|book|buy|pay|order|pick|choose|stay|stick|"
-    r"switch|cancel|accept|decline|hire|leave|let|make|paint|reface|replace|send|ask|ring|call|"
-    r"email|text|tell|check|sort|fix|clear|try|start|stop|give|skip|wait)\b",
-    re.I,
-)
+# Words that open a sentence and are lower-cased when it is written into another one.
+_OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
+_QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
+# A clause whose head is an adverb or a preposition is an aside, not a choice.
+_ASIDES = frozenset({"ADV", "ADP"})
 
 
 def _joined(parts: list[str]) -> str:
@@ -31,35 +31,77 @@ def _joined(parts: list[str]) -> str:
 
 def _lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and not text[1].isupper() and " " in text:
-        first = text.split()[0]
-        if first.lower() in {"the", "a", "an", "go", "get", "to", "we", "it"} or _VERBAL.match(
-            text
-        ):
+        if text.split()[0].lower() in _OPENERS or _is_action(text):
             return text[0].lower() + text[1:]
     return text
 
 
-def _decided(person: str, decisions: list[dict]) -> list[str]:
-    """The first two decisions, each a sentence of its own in the form its words take (a second
-    one joined to the first as "…, and on move stuff" read as nonsense)."""
-    return [_decision(person, row) for row in decisions[:2]]
+def _is_action(text: str) -> bool:
+    """Whether ``text`` opens with a verb in its base form ("book the hall", "Pack it")."""
+    doc = nlp.parse_one(text[0].lower() + text[1:])
+    return len(doc) > 0 and doc[0].tag_ == "VB"
 
 
-def _decision(person: str, row: dict) -> str:
-    what = _lower_first(phrases.tidy(row["what"]))
-    if _is_clause(what):  # "pickup is at 3pm": said whole, not after "settled on"
-        sentence = f"{person} decided: {what}"
-    else:
-        sentence = f"{person} {'decided to' if _VERBAL.match(what) else 'settled on'} {what}"
+def _decided(person: str, decisions: list[dict], household: list[str]) -> list[str]:
+    """The first two decisions the narrative can say, each a sentence of its own in the form
+    its words take (a second one joined to the first as "…, and on move stuff" read as
+    nonsense)."""
+    said = (_decision(person, row, household) for row in decisions)
+    return [sentence for sentence in said if sentence][:2]
+
+
+def _decision(person: str, row: dict, household: list[str]) -> str:
+    """ "Priya decided to go with the oak", "Priya decided: quartz", "Nadia decided: Greg does
+    mon wed pickup": the member's words after a frame that fits any of them ("settled on"
+    before "were doing the villa" did not). Words that are not the household's choice are
+    written as they were said, with no one named as deciding: news of what someone else did
+    or does ("Han has MOVED THE WEDDING", "northside is closing the office"), an aside ("out in
+    the van most days"), a condition ("if its less than I get now"). A question ("what does
+    the ortho max actually mean") or no word at all ("5") is left out: ""."""
+    what = _lower_first(phrases.tidy(row["what"]).lstrip(",;:-–— "))
+    form = _form(what, household)
+    if form is None:
+        return ""
+    sentence = f"{person} {form} {what}" if form else what
     if row.get("why"):
         sentence += f" ({_lower_first(phrases.tidy(row['why']))})"
     return sentence.rstrip(".") + "."
 
 
-def _is_clause(text: str) -> bool:
-    """Whether ``text`` has a subject of its own ("pickup is at 3pm", "we'll go with oak"), so
-    that it reads whole rather than as the object of "settled on"."""
-    return any(token.dep_ in ("nsubj", "nsubjpass", "expl") for token in nlp.parse_one(text))
+def _form(what: str, household: list[str]) -> str | None:
+    """ "decided to" before an action (a verb in its base form, as the parse reads it),
+    "decided:" before anything else the household chose, "" before what they did not choose;
+    None when ``what`` is a question or has no word. A verb the parse misreads as a noun
+    ("switch insurance") still reads right after "decided:"; nothing is written after
+    "settled on", which needs a thing."""
+    doc = nlp.parse_one(what)
+    words = [t for t in doc if not t.is_punct and not t.is_space]
+    if not any(t.is_alpha for t in words) or what.rstrip().endswith("?"):
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), words[0])
+    if words[0].tag_ in _QUESTION_TAGS and any(t.pos_ == "AUX" for t in words[1:3]):
+        return None  # "what does the ortho max actually mean"
+    if words[0].tag_ in _QUESTION_TAGS or words[0].pos_ == "SCONJ" or root.pos_ in _ASIDES:
+        return ""  # "if it's less than now", "out in the van most days"
+    subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass", "expl")]
+    if subjects and not _chosen(subjects[0], root, household):
+        return ""
+    return "decided to" if not subjects and words[0].tag_ == "VB" else "decided:"
+
+
+def _chosen(subject, verb, household: list[str]) -> bool:
+    """Whether a clause is the household choosing ("we'll go with oak", "Greg does mon wed
+    pickup"), not news of what someone did or does ("han has MOVED THE WEDDING", "she's
+    charging €520 now"): its subject is the member or one of the household, and its verb does
+    not report what was done (past, perfect or passive)."""
+    if subject.lower_ in ("i", "we"):
+        return True  # "went with quartz in the end" is the member's own choice, told after
+    reported = (
+        verb.tag_ == "VBD"
+        or subject.dep_ == "nsubjpass"
+        or any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "have" for c in verb.children)
+    )
+    return households(subject, household) and not reported
 
 
 def _waiting(person: str, waits: list[dict]) -> str:
@@ -97,7 +139,7 @@ def narrative(
     ``changed`` are sentences about earlier threads this conversation closed or replaced."""
     items = extraction.items
     sentences = [
-        *_decided(person, items.get("decisions", [])),
+        *_decided(person, items.get("decisions", []), extraction.reading.household),
         *changed[:1],
         _waiting(person, items.get("waiting_on", [])),
         _open(items.get("questions_opened", []), items.get("tasks", [])),
