@@ -287,6 +287,21 @@ def test_what_is_not_the_households_choice_is_not_written_as_one():
     assert "Maya decided: Sam does the monday pickup." in text
 
 
+def test_what_is_owed_is_written_only_when_its_words_name_a_thing():
+    found = offline.extract(
+        [("user", "ok so the kitchen")], today=TODAY, member="Maya", household=["Maya", "Sam"]
+    )
+    found.items["waiting_on"] = [
+        {"who": "Marek", "what": "a proper quote"},
+        {"who": "Priya", "what": "let me know"},  # a clause read as what is owed
+    ]
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Maya is waiting on Marek for a proper quote and Priya." in text, text
+    found.items["waiting_on"] = [{"who": "Gary", "what": "'s thinking about it"}] * 2
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Maya is waiting on Gary." in text, text
+
+
 def test_a_long_rambling_message_is_cut_at_whole_sentences():
     found = offline.extract(
         [("user", "we decided to keep the sink incl. the tap because its fine. " * 60)],

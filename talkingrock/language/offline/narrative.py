@@ -20,6 +20,7 @@ _OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
 _QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 # A clause whose head is an adverb or a preposition is an aside, not a choice.
 _ASIDES = frozenset({"ADV", "ADP"})
+_THING_OPENERS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM"})
 
 
 def _joined(parts: list[str]) -> str:
@@ -105,15 +106,33 @@ def _chosen(subject, verb, household: list[str]) -> bool:
 
 
 def _waiting(person: str, waits: list[dict]) -> str:
+    """ "Priya is waiting on Marek for a proper quote by 30 January 2026": who, and what is
+    owed when the words name a thing ("the payment plan", "the £150"); a clause read as what is
+    owed ("for let me know", "for 's thinking about it") is left out and the person stays."""
     parts = []
     for row in waits[:2]:
         who, what = row.get("who", ""), _lower_first(phrases.tidy(row.get("what", "")))
+        what = what if _a_thing(what) else ""
         due = f" by {row['by']}" if row.get("by") else ""
         if who and what:
             parts.append(f"{who} for {what}{due}")
-        elif who or what:
+        elif (who or what) and f"{who or what}{due}" not in parts:
             parts.append(f"{who or what}{due}")
     return f"{person} is waiting on {_joined(parts)}." if parts else ""
+
+
+def _a_thing(text: str) -> bool:
+    """Whether ``text`` is a noun phrase: it opens with a determiner, a possessive, an
+    adjective, a number, an amount or a noun, and its head is a noun, a name or a number."""
+    doc = nlp.parse_one(text)
+    words = [t for t in doc if not t.is_space]
+    if not words or words[0].is_punct:
+        return False
+    root = next((t for t in doc if t.dep_ == "ROOT"), words[0])
+    opens = words[0].tag_ not in _QUESTION_TAGS and (
+        words[0].pos_ in _THING_OPENERS or words[0].tag_ in ("PRP$", "$")
+    )
+    return opens and root.pos_ in ("NOUN", "PROPN", "NUM")
 
 
 def _open(questions: list[dict], tasks: list[dict]) -> str:
