@@ -302,6 +302,21 @@ def test_what_is_owed_is_written_only_when_its_words_name_a_thing():
     assert "Maya is waiting on Gary." in text, text
 
 
+def test_what_is_still_open_is_written_only_when_it_asks():
+    found = offline.extract(
+        [("user", "ok so the kitchen")], today=TODAY, member="Maya", household=["Maya", "Sam"]
+    )
+    found.items["questions_opened"] = [
+        {"question": "Haven't a clue?"},  # said of a question, asking none
+        {"question": "Floors still undecided?"},
+        {"question": "oak or quartz for the worktops?"},
+        {"question": "should we wait for the sale?"},
+    ]
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Still open: oak or quartz for the worktops; should we wait for the sale?" in text
+    assert "clue" not in text and "undecided" not in text, text
+
+
 def test_a_long_rambling_message_is_cut_at_whole_sentences():
     found = offline.extract(
         [("user", "we decided to keep the sink incl. the tap because its fine. " * 60)],

@@ -135,8 +135,26 @@ def _a_thing(text: str) -> bool:
     return opens and root.pos_ in ("NOUN", "PROPN", "NUM")
 
 
+def _a_question(text: str) -> bool:
+    """Whether ``text`` reads as a question: it opens with a question word ("which tiles",
+    "whether he can stay on his own") or with an auxiliary before its subject ("should we
+    wait", "would I go"), or it sets choices against each other ("oak or quartz"). "Haven't a
+    clue", "floors still undecided" and "would 100% go again" are said of a question; they
+    do not ask one."""
+    doc = nlp.parse_one(text)
+    words = [t for t in doc if not t.is_space]
+    if len(words) < 2 or ". " in text:
+        return False
+    first, second = words[0], words[1]
+    asks = first.tag_ in _QUESTION_TAGS or first.lower_ in ("whether", "if")
+    inverted = first.pos_ == "AUX" and second.dep_ in ("nsubj", "nsubjpass", "expl")
+    choices = any(t.lower_ == "or" and t.dep_ == "cc" for t in words[1:-1])
+    return asks or inverted or choices
+
+
 def _open(questions: list[dict], tasks: list[dict]) -> str:
-    asked = [phrases.tidy(q["question"]).rstrip("?") for q in questions[:2]]
+    asked = [phrases.tidy(q["question"]).rstrip("?") for q in questions]
+    asked = [question for question in asked if _a_question(question)][:2]
     todo = [_lower_first(phrases.tidy(t["description"])) for t in tasks[:2]]
     if asked and todo:
         return f"Still open: {'; '.join(asked)}; next: {_joined(todo)}."
