@@ -317,6 +317,21 @@ def test_what_is_still_open_is_written_only_when_it_asks():
     assert "clue" not in text and "undecided" not in text, text
 
 
+def test_what_is_next_is_written_only_when_it_is_something_to_do():
+    found = offline.extract(
+        [("user", "ok so the kitchen")], today=TODAY, member="Maya", household=["Maya", "Sam"]
+    )
+    found.items["tasks"] = [
+        {"description": "Lucy needs braces"},  # told, not to be done
+        {"description": "she'll ring if she needs anything"},
+        {"description": "ask Marek about the floor"},
+        {"description": "need a roll of shed felt"},
+    ]
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Next: ask Marek about the floor and need a roll of shed felt." in text, text
+    assert "braces" not in text and "ring" not in text, text
+
+
 def test_a_long_rambling_message_is_cut_at_whole_sentences():
     found = offline.extract(
         [("user", "we decided to keep the sink incl. the tap because its fine. " * 60)],

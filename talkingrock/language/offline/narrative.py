@@ -135,6 +135,19 @@ def _a_thing(text: str) -> bool:
     return opens and root.pos_ in ("NOUN", "PROPN", "NUM")
 
 
+def _an_action(text: str) -> bool:
+    """Whether ``text`` says something to do: it opens with a verb in its base form and no
+    subject before it ("ask Marek", "need a roll of shed felt"). "Lucy needs braces", "she'll
+    ring if she needs anything" and "Dwayne came out monday" are told, not to be done."""
+    doc = nlp.parse_one(text)
+    words = [t for t in doc if not t.is_space]
+    if not words:
+        return False
+    first = words[0]
+    bare = first.tag_ == "VB" or (first.tag_ == "VBP" and first.lower_ == first.lemma_.lower())
+    return first.pos_ in ("VERB", "AUX") and bare and first.dep_ not in ("nsubj", "aux")
+
+
 def _a_question(text: str) -> bool:
     """Whether ``text`` reads as a question: it opens with a question word ("which tiles",
     "whether he can stay on his own") or with an auxiliary before its subject ("should we
@@ -155,7 +168,8 @@ def _a_question(text: str) -> bool:
 def _open(questions: list[dict], tasks: list[dict]) -> str:
     asked = [phrases.tidy(q["question"]).rstrip("?") for q in questions]
     asked = [question for question in asked if _a_question(question)][:2]
-    todo = [_lower_first(phrases.tidy(t["description"])) for t in tasks[:2]]
+    todo = [_lower_first(phrases.tidy(t["description"])) for t in tasks]
+    todo = [task for task in todo if _an_action(task)][:2]
     if asked and todo:
         return f"Still open: {'; '.join(asked)}; next: {_joined(todo)}."
     if asked:
