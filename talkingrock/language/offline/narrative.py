@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from itertools import islice
 
 from talkingrock import nlp
 from talkingrock.language.offline import lexicon, phrases
@@ -15,12 +16,32 @@ from talkingrock.language.offline.items import households
 from talkingrock.language.offline.pipeline import Extraction
 
 MAX_CHARS = 800
+# The parses of the texts a narrative reads, each parsed once and all in one batch (spaCy reads
+# a batch of short texts in a fraction of the time it takes one by one).
+_PARSED: dict[str, object] = {}
+_PARSED_MAX = 512
 # Words that open a sentence and are lower-cased when it is written into another one.
 _OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
 _QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 # A clause whose head is an adverb or a preposition is an aside, not a choice.
 _ASIDES = frozenset({"ADV", "ADP"})
 _THING_OPENERS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM"})
+
+
+def _parse(text: str):
+    if text not in _PARSED:
+        _read([text])
+    return _PARSED[text]
+
+
+def _read(texts: list[str]) -> None:
+    """Parse ``texts`` in one batch, each as it is and with its first letter lower-cased (the
+    form it takes inside a sentence), for ``_parse``."""
+    wanted = {form for text in texts if text for form in (text, text[0].lower() + text[1:])}
+    new = [text for text in wanted if text not in _PARSED]
+    if len(_PARSED) + len(new) > _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED.update(zip(new, nlp.parse(new), strict=True))
 
 
 def _joined(parts: list[str]) -> str:
@@ -32,15 +53,9 @@ def _joined(parts: list[str]) -> str:
 
 def _lower_first(text: str) -> str:
     if len(text) > 1 and text[0].isupper() and not text[1].isupper() and " " in text:
-        if text.split()[0].lower() in _OPENERS or _is_action(text):
+        if text.split()[0].lower() in _OPENERS or _an_action(text[0].lower() + text[1:]):
             return text[0].lower() + text[1:]
     return text
-
-
-def _is_action(text: str) -> bool:
-    """Whether ``text`` opens with a verb in its base form ("book the hall", "Pack it")."""
-    doc = nlp.parse_one(text[0].lower() + text[1:])
-    return len(doc) > 0 and doc[0].tag_ == "VB"
 
 
 def _decided(person: str, decisions: list[dict], household: list[str]) -> list[str]:
@@ -48,7 +63,7 @@ def _decided(person: str, decisions: list[dict], household: list[str]) -> list[s
     its words take (a second one joined to the first as "…, and on move stuff" read as
     nonsense)."""
     said = (_decision(person, row, household) for row in decisions)
-    return [sentence for sentence in said if sentence][:2]
+    return list(islice(filter(None, said), 2))
 
 
 def _decision(person: str, row: dict, household: list[str]) -> str:
@@ -75,7 +90,7 @@ def _form(what: str, household: list[str]) -> str | None:
     None when ``what`` is a question or has no word. A verb the parse misreads as a noun
     ("switch insurance") still reads right after "decided:"; nothing is written after
     "settled on", which needs a thing."""
-    doc = nlp.parse_one(what)
+    doc = _parse(what)
     words = [t for t in doc if not t.is_punct and not t.is_space]
     if not any(t.is_alpha for t in words) or what.rstrip().endswith("?"):
         return None
@@ -124,7 +139,7 @@ def _waiting(person: str, waits: list[dict]) -> str:
 def _a_thing(text: str) -> bool:
     """Whether ``text`` is a noun phrase: it opens with a determiner, a possessive, an
     adjective, a number, an amount or a noun, and its head is a noun, a name or a number."""
-    doc = nlp.parse_one(text)
+    doc = _parse(text)
     words = [t for t in doc if not t.is_space]
     if not words or words[0].is_punct:
         return False
@@ -139,7 +154,7 @@ def _an_action(text: str) -> bool:
     """Whether ``text`` says something to do: it opens with a verb in its base form and no
     subject before it ("ask Marek", "need a roll of shed felt"). "Lucy needs braces", "she'll
     ring if she needs anything" and "Dwayne came out monday" are told, not to be done."""
-    doc = nlp.parse_one(text)
+    doc = _parse(text)
     words = [t for t in doc if not t.is_space]
     if not words:
         return False
@@ -154,7 +169,7 @@ def _a_question(text: str) -> bool:
     wait", "would I go"), or it sets choices against each other ("oak or quartz"). "Haven't a
     clue", "floors still undecided" and "would 100% go again" are said of a question; they
     do not ask one."""
-    doc = nlp.parse_one(text)
+    doc = _parse(text)
     words = [t for t in doc if not t.is_space]
     if len(words) < 2 or ". " in text:
         return False
@@ -166,10 +181,10 @@ def _a_question(text: str) -> bool:
 
 
 def _open(questions: list[dict], tasks: list[dict]) -> str:
-    asked = [phrases.tidy(q["question"]).rstrip("?") for q in questions]
-    asked = [question for question in asked if _a_question(question)][:2]
-    todo = [_lower_first(phrases.tidy(t["description"])) for t in tasks]
-    todo = [task for task in todo if _an_action(task)][:2]
+    asked = (phrases.tidy(q["question"]).rstrip("?") for q in questions)
+    asked = list(islice(filter(_a_question, asked), 2))
+    todo = (_lower_first(phrases.tidy(t["description"])) for t in tasks)
+    todo = list(islice(filter(_an_action, todo), 2))
     if asked and todo:
         return f"Still open: {'; '.join(asked)}; next: {_joined(todo)}."
     if asked:
@@ -189,6 +204,12 @@ def narrative(
     """2–4 sentences: decisions, what changed, waiting-ons, what is open.
     ``changed`` are sentences about earlier threads this conversation closed or replaced."""
     items = extraction.items
+    _read(
+        [phrases.tidy(row["what"]).lstrip(",;:-–— ") for row in items.get("decisions", [])]
+        + [phrases.tidy(row.get("what", "")) for row in items.get("waiting_on", [])]
+        + [phrases.tidy(q["question"]).rstrip("?") for q in items.get("questions_opened", [])]
+        + [phrases.tidy(t["description"]) for t in items.get("tasks", [])]
+    )
     sentences = [
         *_decided(person, items.get("decisions", []), extraction.reading.household),
         *changed[:1],
