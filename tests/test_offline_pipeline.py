@@ -281,9 +281,19 @@ def test_what_is_not_the_households_choice_is_not_written_as_one():
     for news in ("han has MOVED THE WEDDING", "the electrician is coming this friday"):
         text = _narrated([news])
         assert news[1:] in text and "decided" not in text, text
-    # A question, or no word, is no decision at all: the next one is written instead.
-    text = _narrated(["what does the ortho max actually mean", "5", "Sam does the monday pickup"])
-    assert "ortho" not in text and "on 5" not in text and "decided: 5" not in text, text
+    # A question, a condition, an aside or no word is no decision at all: the next one is
+    # written instead.
+    text = _narrated(
+        [
+            "what does the ortho max actually mean",
+            "if its less than I get now",
+            "on the heating",
+            "5",
+            "Sam does the monday pickup",
+        ]
+    )
+    assert "ortho" not in text and "less than" not in text and "heating" not in text, text
+    assert "on 5" not in text and "decided: 5" not in text, text
     assert "Maya decided: Sam does the monday pickup." in text
 
 

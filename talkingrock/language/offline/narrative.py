@@ -23,7 +23,7 @@ _PARSED_MAX = 512
 # Words that open a sentence and are lower-cased when it is written into another one.
 _OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
 _QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
-# A clause whose head is an adverb or a preposition is an aside, not a choice.
+# A clause whose head is an adverb or a preposition is an aside: neither a choice nor news.
 _ASIDES = frozenset({"ADV", "ADP"})
 _THING_OPENERS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM"})
 
@@ -71,9 +71,10 @@ def _decision(person: str, row: dict, household: list[str]) -> str:
     mon wed pickup": the member's words after a frame that fits any of them ("settled on"
     before "were doing the villa" did not). Words that are not the household's choice are
     written as they were said, with no one named as deciding: news of what someone else did
-    or does ("Han has MOVED THE WEDDING", "northside is closing the office"), an aside ("out in
-    the van most days"), a condition ("if its less than I get now"). A question ("what does
-    the ortho max actually mean") or no word at all ("5") is left out: ""."""
+    or does ("Han has MOVED THE WEDDING", "northside is closing the office"). A question ("what
+    does the ortho max actually mean"), a condition ("if its less than I get now"), an aside
+    that says nothing alone ("on the heating", "closer from linden") or no word at all ("5")
+    is left out: ""."""
     what = _lower_first(phrases.tidy(row["what"]).lstrip(",;:-–— "))
     form = _form(what, household)
     if form is None:
@@ -87,7 +88,7 @@ def _decision(person: str, row: dict, household: list[str]) -> str:
 def _form(what: str, household: list[str]) -> str | None:
     """ "decided to" before an action (a verb in its base form, as the parse reads it),
     "decided:" before anything else the household chose, "" before what they did not choose;
-    None when ``what`` is a question or has no word. A verb the parse misreads as a noun
+    None when ``what`` is a question, a condition, an aside or has no word. A verb the parse misreads as a noun
     ("switch insurance") still reads right after "decided:"; nothing is written after
     "settled on", which needs a thing."""
     doc = _parse(what)
@@ -97,8 +98,10 @@ def _form(what: str, household: list[str]) -> str | None:
     root = next((t for t in doc if t.dep_ == "ROOT"), words[0])
     if words[0].tag_ in _QUESTION_TAGS and any(t.pos_ == "AUX" for t in words[1:3]):
         return None  # "what does the ortho max actually mean"
-    if words[0].tag_ in _QUESTION_TAGS or words[0].pos_ == "SCONJ" or root.pos_ in _ASIDES:
-        return ""  # "if it's less than now", "out in the van most days"
+    if words[0].pos_ == "SCONJ" or root.pos_ in _ASIDES:
+        return None  # "if its less than I get now", "on the heating": nothing said alone
+    if words[0].tag_ in _QUESTION_TAGS:
+        return ""  # "which is fine if the kiln works"
     subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass", "expl")]
     if subjects and not _chosen(subjects[0], root, household):
         return ""
