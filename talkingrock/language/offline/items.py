@@ -231,10 +231,10 @@ def _chosen_by_the_household(unit: Unit, reading: Reading) -> bool:
     subjects = [t for t in verb.children if t.dep_ in ("nsubj", "nsubjpass")]
     if not subjects:
         return True
-    return any(households(t, reading.household) for t in subjects)
+    return any(of_the_household(t, reading.household) for t in subjects)
 
 
-def households(subject, household: list[str]) -> bool:
+def of_the_household(subject, household: list[str]) -> bool:
     """Whether the subject ``subject`` (a token) is the member ("I", "we") or one of the
     ``household`` by name."""
     members = {name.casefold() for name in household}

@@ -12,36 +12,16 @@ from itertools import islice
 
 from talkingrock import nlp
 from talkingrock.language.offline import lexicon, phrases
-from talkingrock.language.offline.items import households
+from talkingrock.language.offline.items import of_the_household
 from talkingrock.language.offline.pipeline import Extraction
 
 MAX_CHARS = 800
-# The parses of the texts a narrative reads, each parsed once and all in one batch (spaCy reads
-# a batch of short texts in a fraction of the time it takes one by one).
-_PARSED: dict[str, object] = {}
-_PARSED_MAX = 512
 # Words that open a sentence and are lower-cased when it is written into another one.
 _OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
 _QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 # A clause whose head is an adverb or a preposition is an aside: neither a choice nor news.
 _ASIDES = frozenset({"ADV", "ADP"})
 _THING_OPENERS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM"})
-
-
-def _parse(text: str):
-    if text not in _PARSED:
-        _read([text])
-    return _PARSED[text]
-
-
-def _read(texts: list[str]) -> None:
-    """Parse ``texts`` in one batch, each as it is and with its first letter lower-cased (the
-    form it takes inside a sentence), for ``_parse``."""
-    wanted = {form for text in texts if text for form in (text, text[0].lower() + text[1:])}
-    new = [text for text in wanted if text not in _PARSED]
-    if len(_PARSED) + len(new) > _PARSED_MAX:
-        _PARSED.clear()
-    _PARSED.update(zip(new, nlp.parse(new), strict=True))
 
 
 def _joined(parts: list[str]) -> str:
@@ -91,7 +71,7 @@ def _form(what: str, household: list[str]) -> str | None:
     None when ``what`` is a question, a condition, an aside or has no word. A verb the parse misreads as a noun
     ("switch insurance") still reads right after "decided:"; nothing is written after
     "settled on", which needs a thing."""
-    doc = _parse(what)
+    doc = nlp.parse_one(what)
     words = [t for t in doc if not t.is_punct and not t.is_space]
     if not any(t.is_alpha for t in words) or what.rstrip().endswith("?"):
         return None
@@ -120,7 +100,7 @@ def _chosen(subject, verb, household: list[str]) -> bool:
         or subject.dep_ == "nsubjpass"
         or any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "have" for c in verb.children)
     )
-    return households(subject, household) and not reported
+    return of_the_household(subject, household) and not reported
 
 
 def _waiting(person: str, waits: list[dict]) -> str:
@@ -142,7 +122,7 @@ def _waiting(person: str, waits: list[dict]) -> str:
 def _a_thing(text: str) -> bool:
     """Whether ``text`` is a noun phrase: it opens with a determiner, a possessive, an
     adjective, a number, an amount or a noun, and its head is a noun, a name or a number."""
-    doc = _parse(text)
+    doc = nlp.parse_one(text)
     words = [t for t in doc if not t.is_space]
     if not words or words[0].is_punct:
         return False
@@ -157,7 +137,7 @@ def _an_action(text: str) -> bool:
     """Whether ``text`` says something to do: it opens with a verb in its base form and no
     subject before it ("ask Marek", "need a roll of shed felt"). "Lucy needs braces", "she'll
     ring if she needs anything" and "Dwayne came out monday" are told, not to be done."""
-    doc = _parse(text)
+    doc = nlp.parse_one(text)
     words = [t for t in doc if not t.is_space]
     if not words:
         return False
@@ -172,7 +152,7 @@ def _a_question(text: str) -> bool:
     wait", "would I go"), or it sets choices against each other ("oak or quartz"). "Haven't a
     clue", "floors still undecided" and "would 100% go again" are said of a question; they
     do not ask one."""
-    doc = _parse(text)
+    doc = nlp.parse_one(text)
     words = [t for t in doc if not t.is_space]
     if len(words) < 2 or ". " in text:
         return False
@@ -207,12 +187,6 @@ def narrative(
     """2–4 sentences: decisions, what changed, waiting-ons, what is open.
     ``changed`` are sentences about earlier threads this conversation closed or replaced."""
     items = extraction.items
-    _read(
-        [phrases.tidy(row["what"]).lstrip(",;:-–— ") for row in items.get("decisions", [])]
-        + [phrases.tidy(row.get("what", "")) for row in items.get("waiting_on", [])]
-        + [phrases.tidy(q["question"]).rstrip("?") for q in items.get("questions_opened", [])]
-        + [phrases.tidy(t["description"]) for t in items.get("tasks", [])]
-    )
     sentences = [
         *_decided(person, items.get("decisions", []), extraction.reading.household),
         *changed[:1],
