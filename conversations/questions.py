@@ -344,7 +344,8 @@ def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozens
 
     def distance(at: int, place: int) -> int:
         # A value in another clause than the word is further off than it looks: "$900 cash,
-        # also no. Buckeye came in at $1,850" gives Buckeye's $1,850.
+        # also no. Buckeye came in at $1,850" gives Buckeye's $1,850; "Priya emailed today: my
+        # start date has moved to Monday 27 April" gives the 27th for the start.
         between = sentence[min(at, place) : max(at, place)]
         return abs(at - place) + CLAUSE_APART * len(_CLAUSE_END.findall(between))
 
@@ -353,7 +354,7 @@ def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozens
 
 # Characters a clause boundary between a value and the word it is near counts as.
 CLAUSE_APART = 40
-_CLAUSE_END = re.compile(r"[.;!?](?:\s|$)|,(?!\d)|\s[-–—]\s")
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|,(?!\d)|\s[-–—]\s")
 
 
 @dataclass(frozen=True)

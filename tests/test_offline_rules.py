@@ -169,6 +169,22 @@ def test_dates_said_in_words_are_dates(said, day):
     assert [m.day for m in found] == [day]
 
 
+@pytest.mark.parametrize(
+    ("said", "today", "lean", "day"),
+    [
+        # On Wednesday 3 June 2026 the 22nd that is a Monday is this month's, not December's.
+        ("hes not starting the 8th, monday 22nd now", date(2026, 6, 3), "past", date(2026, 6, 22)),
+        ("the boiler man came sat 16th", date(2026, 5, 20), "past", date(2026, 5, 16)),
+        ("party's saturday 13th", date(2026, 5, 20), "future", date(2026, 6, 13)),
+        # The 27th of April is a Monday in 2026, a Sunday in 2025.
+        ("it's been moved to Monday 27 April", date(2026, 4, 2), "past", date(2026, 4, 27)),
+        ("the op was on Friday 21 November", date(2026, 4, 2), "past", date(2025, 11, 21)),
+    ],
+)
+def test_a_weekday_said_with_its_day_names_the_nearest_day_that_fits(said, today, lean, day):
+    assert dates.find(said, today=today, lean=lean)[-1].day == day
+
+
 # Facts and supersessions ---------------------------------------------------------------------
 
 

@@ -96,6 +96,16 @@ def test_a_value_is_read_from_its_own_clause_first():
     assert questions.value_in(sentence, "amount", said_on=SAID_ON, about=about) == "$1,850"
 
 
+def test_a_colon_ends_the_clause_a_value_is_read_from():
+    """ "the hospital called today: my op has been moved to …": the day said of the op, not the
+    day of the call, though the call's is nearer in letters."""
+    sentence = "the hospital called today: my op has been moved to Thursday 18 June"
+    about = frozenset({"op"})
+    assert questions.value_in(sentence, "date", said_on=SAID_ON, about=about) == (
+        "Thursday 18 June 2026"
+    )
+
+
 @pytest.mark.parametrize(
     ("said", "value"),
     [

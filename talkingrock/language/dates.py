@@ -29,6 +29,9 @@ How a phrase is read:
 - a day of the month without a month is this month's, or next month's when it has passed; a
   day and month without a year is this year's, or next year's when it is over half a year gone;
   ``lean="past"`` (what has happened, what a question asks about) reads both backwards;
+- a weekday said with its day ("monday 22nd", "Monday 27 April") is a day that fits both: the
+  first the way the sentence leans when it is within two months, else the nearest either way;
+  so the weekday also picks the year of a day and month;
 - a time without am or pm is in the afternoon from 1 to 7 ("pickup at 3:30") and in the morning
   from 8 to 11, as household times are;
 - a run of weekdays ("mon tue thu", "tue and thu"), a plural weekday ("fridays"), "every …" and
@@ -127,6 +130,25 @@ def _day_month(day: int, month: int, year: str | None, today: date, lean: str) -
     return found
 
 
+# A weekday said with its day of the month ("monday 22nd") names a day within weeks of the day
+# it was said: the first such day the way the sentence leans, when it is this near.
+NAMED_WEEKDAY_DAYS = 62
+
+
+def _nearest(named: list[date], today: date, lean: str) -> date | None:
+    """Of the days that fit a weekday and a day of the month, the one meant: the first the way
+    ``lean`` reads (ahead, or back for what happened) when it is within ``NAMED_WEEKDAY_DAYS``,
+    else the nearest either way ("hes not starting the 8th … monday 22nd now", said on 3 June
+    2026, is 22 June, not 22 December 2025)."""
+    if lean == "past":
+        leaning = max((d for d in named if d <= today), default=None)
+    else:
+        leaning = min((d for d in named if d >= today), default=None)
+    if leaning is not None and abs((leaning - today).days) <= NAMED_WEEKDAY_DAYS:
+        return leaning
+    return min(named, key=lambda d: (abs((d - today).days), d != leaning), default=None)
+
+
 def _day_only(number: int, today: date, lean: str) -> date | None:
     found = _safe(today.year, today.month, number)
     if lean == "past":
@@ -176,7 +198,15 @@ class _Days:
         self.today, self.lean = today, lean
 
     def day_month(self, m: re.Match) -> dict | None:
-        day = _day_month(ordinal_of(m[2], m[3]), MONTHS[m[4]], m[5], self.today, self.lean)
+        number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
+        day = _day_month(number, month, m[5], self.today, self.lean)
+        if m[1] and not m[5] and day is not None and day.weekday() != WEEKDAYS[m[1]]:
+            # "moved to Monday 27 April": the year in which the 27th of April is a Monday, of
+            # the year before, this one and the next (none: the weekday was a slip).
+            years = (self.today.year - 1, self.today.year, self.today.year + 1)
+            named = [_safe(year, month, number) for year in years]
+            named = [d for d in named if d is not None and d.weekday() == WEEKDAYS[m[1]]]
+            day = _nearest(named, self.today, self.lean) or day
         return {} if day is None else {"day": day}
 
     def month_day(self, m: re.Match) -> dict | None:
@@ -191,16 +221,16 @@ class _Days:
 
     def weekday_day(self, m: re.Match) -> dict | None:
         wanted, number = WEEKDAYS[m[1]], int(m[2])
-        # The first month from this one whose day ``number`` falls on that weekday; the day of
-        # the month wins when none does within a year (the weekday was a slip).
-        step = -1 if self.lean == "past" else 1
-        for months in range(0, 12 * step, step):
-            first = self.today.replace(day=1) + relativedelta(months=months)
-            day = _safe(first.year, first.month, number)
-            if day is None or (day < self.today if step > 0 else day > self.today):
-                continue
-            if day.weekday() == wanted:
-                return {"day": day, "lead": _lead_of(m.group(0))}
+        # The months within a year either side whose day ``number`` falls on that weekday; the
+        # day of the month wins when none does (the weekday was a slip).
+        this_month = self.today.replace(day=1)
+        named = [
+            _safe(first.year, first.month, number)
+            for first in (this_month + relativedelta(months=n) for n in range(-12, 13))
+        ]
+        named = [d for d in named if d is not None and d.weekday() == wanted]
+        if day := _nearest(named, self.today, self.lean):
+            return {"day": day, "lead": _lead_of(m.group(0))}
         day = _day_only(number, self.today, self.lean)
         return None if day is None else {"day": day}
 
