@@ -311,6 +311,19 @@ def test_what_is_owed_is_written_only_when_its_words_name_a_thing():
     text = offline.narrative(found, person="Maya", day=TODAY)
     assert "Maya is waiting on Gary." in text, text
 
+    # One person is named once, with what they owe; a due date their words say is not repeated.
+    found.items["waiting_on"] = [
+        {"who": "Joss", "what": "could be weeks", "by": "2 June 2026"},
+        {"who": "joss", "what": "the signed lease"},
+    ]
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Maya is waiting on Joss for the signed lease." in text, text
+    found.items["waiting_on"] = [
+        {"who": "Kelly", "what": "the keys before the 25th", "by": "25 March 2026"}
+    ]
+    text = offline.narrative(found, person="Maya", day=TODAY)
+    assert "Maya is waiting on Kelly for the keys before the 25th." in text, text
+
 
 def test_what_is_still_open_is_written_only_when_it_asks():
     found = offline.extract(

@@ -11,6 +11,7 @@ from datetime import date
 from itertools import islice
 
 from talkingrock import nlp
+from talkingrock.language import dates
 from talkingrock.language.offline import lexicon, phrases
 from talkingrock.language.offline.items import of_the_household
 from talkingrock.language.offline.pipeline import Extraction
@@ -103,19 +104,32 @@ def _chosen(subject, verb, household: list[str]) -> bool:
     return of_the_household(subject, household) and not reported
 
 
-def _waiting(person: str, waits: list[dict]) -> str:
+def _waiting(person: str, waits: list[dict], day: date) -> str:
     """ "Priya is waiting on Marek for a proper quote by 30 January 2026": who, and what is
     owed when the words name a thing ("the payment plan", "the £150"); a clause read as what is
-    owed ("for let me know", "for 's thinking about it") is left out and the person stays."""
-    parts = []
+    owed ("for let me know", "for 's thinking about it") is left out and the person stays. Each
+    person is named once, with all they owe; a due date the words already say is not said
+    again."""
+    owed: dict[str, tuple[str, list[str]]] = {}  # who (or what, when no one) → name, things
     for row in waits[:2]:
         who, what = row.get("who", ""), _lower_first(phrases.tidy(row.get("what", "")))
         what = what if _a_thing(what) else ""
-        due = f" by {row['by']}" if row.get("by") else ""
-        if who and what:
-            parts.append(f"{who} for {what}{due}")
-        elif (who or what) and f"{who or what}{due}" not in parts:
-            parts.append(f"{who or what}{due}")
+        said = bool(what) and any(m.day for m in dates.find(what, today=day))
+        due = f" by {row['by']}" if row.get("by") and not said else ""
+        if not (who or what):
+            continue
+        name, things = owed.setdefault((who or what).casefold(), (who or what, []))
+        thing = f"{what}{due}" if who and what else due.strip()
+        if thing and thing not in things:
+            things.append(thing)
+    parts = []
+    for name, things in owed.values():
+        dated = [t for t in things if t.startswith("by ")]
+        named = [t for t in things if not t.startswith("by ")]
+        if named:
+            parts.append(f"{name} for {_joined(named)}")
+        else:
+            parts.append(" ".join([name, *dated[:1]]))
     return f"{person} is waiting on {_joined(parts)}." if parts else ""
 
 
@@ -190,7 +204,7 @@ def narrative(
     sentences = [
         *_decided(person, items.get("decisions", []), extraction.reading.household),
         *changed[:1],
-        _waiting(person, items.get("waiting_on", [])),
+        _waiting(person, items.get("waiting_on", []), day),
         _open(items.get("questions_opened", []), items.get("tasks", [])),
     ]
     sentences = [s for s in sentences if s]
