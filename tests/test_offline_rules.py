@@ -138,6 +138,20 @@ def test_a_terse_choice_with_nothing_before_it_stays_as_said():
     assert [d["what"] for d in found.items["decisions"]] == ["brass"]
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("we can't afford the oak", "can't afford the oak"),
+        ("i can’t do the school run thursdays", "can’t do the school run thursdays"),
+        ("we can do tuesdays", "do tuesdays"),
+        ("don't forget to ring the garage", "ring the garage"),
+    ],
+)
+def test_a_frame_comes_off_only_as_a_word_of_its_own(said, kept):
+    """ "can" is the frame of "we can do tuesdays", not of "can't": no "'t afford the oak"."""
+    assert phrases.strip_frame(said) == kept
+
+
 def test_what_surrounds_a_choice_comes_off():
     assert phrases.choice_of("the other thing is we'll do Mondays so yes that's sorted") == (
         "we'll do Mondays"

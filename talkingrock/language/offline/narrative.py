@@ -22,6 +22,7 @@ _OPENERS = frozenset({"the", "a", "an", "go", "get", "to", "we", "it"})
 _QUESTION_TAGS = frozenset({"WDT", "WP", "WP$", "WRB"})
 # A clause whose head is an adverb or a preposition is an aside: neither a choice nor news.
 _ASIDES = frozenset({"ADV", "ADP"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl"})
 _THING_OPENERS = frozenset({"DET", "ADJ", "NUM", "NOUN", "PROPN", "SYM"})
 
 
@@ -81,10 +82,21 @@ def _form(what: str, household: list[str]) -> str | None:
         return None  # "what does the ortho max actually mean"
     if words[0].pos_ == "SCONJ" or root.pos_ in _ASIDES:
         return None  # "if its less than I get now", "on the heating": nothing said alone
+    if words[0].lemma_ in ("can", "could") and any(t.dep_ == "neg" for t in words[1:3]):
+        return ""  # "can't afford the oak": what cannot be done is no choice
     if words[0].tag_ in _QUESTION_TAGS:
         return ""  # "which is fine if the kiln works"
-    subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass", "expl")]
-    if subjects and not _chosen(subjects[0], root, household):
+    subjects = [t for t in root.children if t.dep_ in _SUBJECTS]
+    # A subject before the root that the parse hung on another word ("liverpool place … so its
+    # manchester") is still the clause's; a thing followed by what was done to it ("liverpool place cancelled on
+    # them") is news, whoever it is about.
+    subjects = subjects or [t for t in words if t.dep_ in _SUBJECTS and t.i < root.i][:1]
+    done_to = any(
+        t.dep_ == "acl" and t.tag_ in ("VBD", "VBN") and t.i == t.head.i + 1
+        for t in words
+        if t.head == root or t.head.dep_ in _SUBJECTS
+    )
+    if done_to or (subjects and not _chosen(subjects[0], root, household)):
         return ""
     return "decided to" if not subjects and words[0].tag_ == "VB" else "decided:"
 

@@ -31,8 +31,11 @@ FRAMES = tuple(
         reverse=True,
     )
 )
+# A frame word is a word of its own: "can" is not the frame of "can't" ("can't really do
+# stairs" is not "'t really do stairs").
 _FRAME = re.compile(
-    r"^(?:" + "|".join(re.escape(f.strip()) for f in FRAMES if f.strip()) + r")\b\s*", re.I
+    r"^(?:" + "|".join(re.escape(f.strip()) for f in FRAMES if f.strip()) + r")\b(?!['’])\s*",
+    re.I,
 )
 _QUESTION_FRAME = re.compile(
     r"^(?:(?:i|we)\s+)?(?:still\s+)?(?:(?:do\s+not|don't|dont)\s+know|not\s+sure|no\s+idea|"
