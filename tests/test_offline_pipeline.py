@@ -274,6 +274,8 @@ def test_a_decision_is_written_in_a_frame_its_words_fit():
     assert "Maya decided to pack it." in text
     assert "Maya decided: were doing the villa." in text
     assert "settled on" not in text  # "settled on were doing the villa" was the old sentence
+    # A noun the parser takes for a verb hung on another word is no action.
+    assert "Maya decided: oak not quartz." in _narrated(["oak not quartz"])
 
 
 def test_what_is_not_the_households_choice_is_not_written_as_one():

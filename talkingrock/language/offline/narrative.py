@@ -98,7 +98,9 @@ def _form(what: str, household: list[str]) -> str | None:
     )
     if done_to or (subjects and not _chosen(subjects[0], root, household)):
         return ""
-    return "decided to" if not subjects and words[0].tag_ == "VB" else "decided:"
+    # The verb heads the clause: "oak not quartz" reads "oak" as a verb, hung on "quartz".
+    action = words[0].tag_ == "VB" and words[0] == root
+    return "decided to" if not subjects and action else "decided:"
 
 
 def _chosen(subject, verb, household: list[str]) -> bool:
