@@ -119,6 +119,12 @@ def test_a_run_on_of_several_actions_is_one_task_each_without_its_reasons():
     [
         ("fine, quartz it is", "quartz"),
         ("went with the white oak fronts after all", "go with the white oak fronts"),
+        # What a framing word frames: past a colon, a dash or a comma when it is not its
+        # complement, from the frame on, and the inner frame of two.
+        ("I don't think she'd cope so decided: carer twice a day", "carer twice a day"),
+        ("right, decision made - we're going with the travelodge", "go with the travelodge"),
+        ("sam and i agreed, no more takeaways on weeknights", "no more takeaways on weeknights"),
+        ("after all that we decided to keep the old sofa", "keep the old sofa"),
     ],
 )
 def test_a_decision_is_the_choice_without_what_surrounds_it(said, choice):

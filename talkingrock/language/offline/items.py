@@ -66,17 +66,42 @@ def _clip(text: str) -> str:
 _FRAME_VERBS = frozenset("tell say decide agree think reckon guess suppose reply".split())
 
 
+# Said between a framing word and the choice when the choice is not its complement: "so
+# decided: carer twice a day", "decision made - the travelodge", "we agreed, no more takeaways".
+_FRAME_BREAKS = frozenset({":", "-", "–", "—", ","})
+
+
+def _framing(token) -> bool:
+    return (token.lemma_.lower() in _FRAME_VERBS and token.pos_ == "VERB") or (
+        token.lemma_.lower() == "decision"
+    )
+
+
 def _core(unit: Unit, tokens: list) -> list:
-    """The part of the clause that is the choice or the action: the complement of a framing
-    verb when there is one ("told him go with the oak" → "go with the oak")."""
-    for token in tokens:
-        if token.lemma_.lower() in _FRAME_VERBS and token.pos_ == "VERB":
-            complements = [c for c in token.children if c.dep_ in ("xcomp", "ccomp")]
-            if complements:
-                subtree = set(complements[0].subtree)
-                core = [t for t in tokens if t in subtree]
-                if len(core) >= 2:
-                    return core
+    """The part of the clause that is the choice or the action: what a framing word frames
+    ("told him go with the oak" → "go with the oak"). Its complement, from the framing word on
+    ("after all that we decided to keep the sofa": not "that"), or else what follows it past a
+    colon, a dash or a comma. A frame inside another's complement is the one that frames the
+    choice ("I don't think she'd cope so decided: carer twice a day")."""
+    framing = [t for t in tokens if _framing(t)]
+    for token in framing:
+        complements = [c for c in token.children if c.dep_ in ("xcomp", "ccomp")]
+        if token.pos_ == "VERB" and complements:
+            subtree = set(complements[0].subtree)
+            if any(other in subtree for other in framing if other is not token):
+                continue  # the frame inside frames the choice
+            core = [t for t in tokens if t in subtree and t.i > token.i]
+            if len(core) >= 2:
+                return core
+        after = [t for t in tokens if t.i > token.i]
+        for n, word in enumerate(after[:3]):  # "decision made - …"
+            if word.text in _FRAME_BREAKS:
+                rest = after[n + 1 :]
+                if any(t.is_alpha for t in rest):
+                    return rest
+                break
+            if not word.is_alpha:
+                break
     return tokens
 
 
