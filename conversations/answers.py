@@ -75,7 +75,7 @@ from conversations.sums import (
 )
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
-from talkingrock.language import spoken, values
+from talkingrock.language import spoken, tense, values
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.text import sentences
 
@@ -216,6 +216,16 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
         )
         and _tells_the_same(c, best, question, subject)
     ]
+    if question.happened and tense.lean_of(best.sentence) == "past":
+        # What happened was told as done: a day told later is of another time ("this morning",
+        # of a second visit), unless it says the first was wrong.
+        alike = [
+            c
+            for c in alike
+            if c.said_on <= best.said_on
+            or values.says_it_changed(c.sentence)
+            or values.corrected_from(c.sentence) is not None
+        ]
     told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
     current = told[0] if question.about_the_past else told[-1]
     if current.hit.components.get("replaces") and not question.about_the_past:

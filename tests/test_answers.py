@@ -461,6 +461,26 @@ def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, ind
     assert answer.text.startswith(f"{told:%A} {told.day} ")
 
 
+def test_what_happened_is_not_replaced_by_a_later_day_of_another_time(alice, index):
+    """ "got the bike back from the shop on the 3rd", then weeks later "back at the bike shop …
+    this morning" for another fault: the day asked for is the first, told as done."""
+    first = NOW - timedelta(days=40)
+    _said_in_a_conversation(alice, first, "got the bike back from the shop on the 3rd")
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=2),
+        "bike's making a clicking noise again, back at the shop this morning",
+    )
+    index(alice)
+
+    answer = ask(alice, "when did I get the bike back from the shop")
+
+    told = timezone.localtime(first).date()
+    # the 3rd told of as past: this month's, or last month's before the 3rd
+    third = told.replace(day=3) if told.day >= 3 else (told.replace(day=1) - timedelta(days=1))
+    assert answer.text.startswith(f"{third.replace(day=3):%A} 3 "), answer.text
+
+
 def test_the_day_said_next_tells_when_something_said_to_have_happened_did(alice, index):
     """ "plumber finally turned up" then "tues": the day is the terse message after it, read in
     the past of the first (not the next Tuesday, nor the day it was told)."""
