@@ -135,7 +135,9 @@ def memory_store(
         act = ensure_your_story(owner=owner)
     elif act.owner_id != owner.pk:
         raise Act.DoesNotExist("Act matching query does not exist.")
-    memory = Memory.objects.create(
+    # Created through the manager of every row: the kept rows' manager builds a filtered query
+    # for each create (a tenth of a store's time).
+    memory = Memory.everything.create(
         owner=owner,
         content=content,
         tags=tags,
