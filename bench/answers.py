@@ -27,6 +27,11 @@ own words cannot move the yardstick, and added the current-first rule:
   (``before``): the reply is right and holds the answer's key before (in reading order) it holds
   the replaced value's, if it holds that at all.
 
+The key does not check that a day is the right one ("Friday 19 September 2025" holds the 19
+and September of "Saturday 19 September 2026"), so each split also prints, of the answers
+graded right whose gold answer and whose reply's lead both give a full date, how many lead with
+another day than the gold's: a second, stricter look, not part of the grade.
+
 Per split it prints accuracy by kind, current first, abstention (declines declined, and
 answerable questions wrongly declined), where the answers missed were (held by one of the
 memories and messages recall found, only by several of them together, or by none: what the
@@ -110,6 +115,22 @@ def held_at(key, said: str, asked_year: str) -> int | None:
     return low
 
 
+_FULL_DATE = re.compile(
+    r"\b(\d{1,2})(?:st|nd|rd|th)? (January|February|March|April|May|June|July|August|"
+    r"September|October|November|December) (\d{4})\b"
+)
+
+
+def other_day(question: dict, reply) -> bool | None:
+    """For a reply graded right: whether its lead (before its first " — ") gives a full date
+    other than the one the gold answer's head gives; None when either gives none."""
+    gold = _FULL_DATE.search(_HEAD_END.split(question["answer"], maxsplit=1)[0])
+    lead = _FULL_DATE.search(reply.text.split(" — ", 1)[0].split("\n", 1)[0])
+    if gold is None or lead is None:
+        return None
+    return gold.groups() != lead.groups()
+
+
 def grade(question: dict, reply) -> bool:
     if question["kind"] == "decline":
         return reply.kind == "no_memory"
@@ -160,6 +181,10 @@ def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
         if first is not None:
             split["current_first"][0] += first
             split["current_first"][1] += 1
+        wrong_day = other_day(question, reply) if right else None
+        if wrong_day is not None:
+            split["other_day"][0] += wrong_day
+            split["other_day"][1] += 1
         kind = question["kind"]
         split["by_kind"].setdefault(kind, [0, 0])
         split["by_kind"][kind][0] += right
@@ -203,6 +228,7 @@ def main(argv=None) -> int:
                 "ms": [],
                 "current_first": [0, 0],
                 "missed": {"one": 0, "several": 0, "none": 0},
+                "other_day": [0, 0],
             }
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
                 if only and household.name not in only:
@@ -223,6 +249,11 @@ def main(argv=None) -> int:
             print(
                 f"  declined when nothing answers: {declines[0]} of {declines[1]}; "
                 f"declined although a memory answers: {split['wrongly_declined']} of {answerable}"
+            )
+            dated = split["other_day"]
+            print(
+                f"  right answers leading with another day than the gold's: {dated[0]} of the "
+                f"{dated[1]} whose gold and lead both give a full date"
             )
             missed = split["missed"]
             print(

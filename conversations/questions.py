@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from difflib import SequenceMatcher
 
 from memories import search
@@ -297,6 +297,10 @@ def _time_value(
                 return spoken.spoken(day, weekday=True) + at
         if mention.recurs is not None:
             return mention.recurs.words + at
+        if mention.said_as == "date" and mention.period is not None:
+            # "14-21 sept": the span, as said
+            last = mention.period[1] - timedelta(days=1)
+            return f"{mention.day.day} to {spoken.spoken(last)}" + at
         if mention.day is not None and mention.said_as in DAY_SAID_AS:
             return spoken.spoken(mention.day, weekday=True) + at
     if happened and lean == "past":

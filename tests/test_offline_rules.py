@@ -205,6 +205,14 @@ def test_a_weekday_said_with_its_day_names_the_nearest_day_that_fits(said, today
     assert dates.find(said, today=today, lean=lean)[-1].day == day
 
 
+@pytest.mark.parametrize(
+    "said", ["flights are 14-21 sept", "away the 14th to the 21st of september", "sept 14 - 21"]
+)
+def test_a_span_of_days_is_its_first_day_and_the_span(said):
+    [found] = dates.find(said, today=TODAY)
+    assert (found.day, found.period) == (date(2026, 9, 14), (date(2026, 9, 14), date(2026, 9, 22)))
+
+
 # Facts and supersessions ---------------------------------------------------------------------
 
 

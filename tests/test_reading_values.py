@@ -135,11 +135,25 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
         ("parents evening was rescheduled for tues", "Tuesday 9 June 2026"),
         ("the parcel came on the 1st", "Monday 1 June 2026"),  # what happened still looks back
         ("we moved to leeds on the 1st", "Monday 1 June 2026"),  # moved house: it happened
+        ("appointment booked for the 2nd at 9:15", "Thursday 2 July 2026 at 9:15am"),
     ],
 )
 def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
     """ "moved to friday": a past verb, but the day is where the plan stands now."""
     assert questions.value_in(said, "date", said_on=SAID_ON) == day
+
+
+def test_a_span_of_days_is_said_as_a_span():
+    assert questions.value_in("we're away 15-22 aug now", "date", said_on=SAID_ON) == (
+        "15 to 22 August 2026"
+    )
+
+
+def test_its_before_a_thing_is_whose_not_it_is():
+    """ "failed its mot on 30 december", said in June: what happened, last December."""
+    said = "the car failed its mot on 30 december"
+    assert tense.lean_of(said, at=said.find("30")) == "past"
+    assert tense.lean_of("its on the 3rd", at=7) == "future"
 
 
 def test_a_name_asked_for_is_not_the_one_the_question_names():

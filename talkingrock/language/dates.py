@@ -34,6 +34,7 @@ How a phrase is read:
   so the weekday also picks the year of a day and month;
 - a time without am or pm is in the afternoon from 1 to 7 ("pickup at 3:30") and in the morning
   from 8 to 11, as household times are;
+- a span of days in one month ("14-21 sept", "aug 15 to 22") is its first day, with the span;
 - a run of weekdays ("mon tue thu", "tue and thu"), a plural weekday ("fridays"), "every …" and
   "the first … of the month" are schedules, not dates.
 """
@@ -76,6 +77,15 @@ _ISO = re.compile(
 _NUMERIC = re.compile(rf"\b(?:(?:{LEAD})\s+)?(\d{{1,2}})/(\d{{1,2}})(?:/(\d{{2}}|\d{{4}}))?\b")
 _DAY_MONTH = re.compile(
     rf"\b(?:({WD})\.?,?\s+)?(?:the\s+)?{DAYNUM}(?:\s+of)?\s+({MON})\b\.?(?:,?\s+(\d{{4}})\b)?"
+)
+# A span of days in one month: "14-21 sept", "the 15th to the 22nd of August", "aug 15-22".
+_TO_DAY = r"\s*(?:-|–|—|to|till|until|thru|through)\s*(?:the\s+)?"
+_DAY_SPAN = re.compile(
+    rf"\b(?:(?:{LEAD})\s+)?(?:the\s+)?{DAYNUM}{_TO_DAY}{DAYNUM}(?:\s+of)?\s+({MON})\b\.?"
+    rf"(?:,?\s+(\d{{4}})\b)?"
+)
+_MONTH_SPAN = re.compile(
+    rf"\b({MON})\.?\s+(?:the\s+)?{DAYNUM}{_TO_DAY}{DAYNUM}\b(?![:.]\d)(?:,?\s+(\d{{4}})\b)?"
 )
 _MONTH_DAY = re.compile(rf"\b({MON})\.?\s+(?:the\s+)?{DAYNUM}\b(?![:.]\d)(?:,?\s+(\d{{4}})\b)?")
 _WEEKDAY_DAY = re.compile(
@@ -209,6 +219,20 @@ class _Days:
             day = _nearest(named, self.today, self.lean) or day
         return {} if day is None else {"day": day}
 
+    def span(self, first: int, last: int, month: int, year: str | None) -> dict | None:
+        """The days from ``first`` to ``last`` of a month: the first day, and the span."""
+        start = _day_month(first, month, year, self.today, self.lean)
+        end = _safe(start.year, month, last) if start is not None else None
+        if start is None or end is None or end <= start:
+            return None  # "3-2 may" is no span: its days are read alone
+        return {"day": start, "period": (start, end + timedelta(days=1))}
+
+    def day_span(self, m: re.Match) -> dict | None:
+        return self.span(ordinal_of(m[1], m[2]), ordinal_of(m[3], m[4]), MONTHS[m[5]], m[6])
+
+    def month_span(self, m: re.Match) -> dict | None:
+        return self.span(ordinal_of(m[2], m[3]), ordinal_of(m[4], m[5]), MONTHS[m[1]], m[6])
+
     def month_day(self, m: re.Match) -> dict | None:
         if m[1] in WORDLIKE_MONTHS and not (m[2] or m[4]):
             return None
@@ -317,6 +341,8 @@ class _Days:
 
 def _read_days(f: Finder) -> None:
     days = _Days(f.today, f.lean)
+    f.each(_DAY_SPAN, days.day_span, "date")
+    f.each(_MONTH_SPAN, days.month_span, "date")
     f.each(_DAY_MONTH, days.day_month, "date")
     f.each(_MONTH_DAY, days.month_day, "date")
     f.each(_WEEKDAY_DAY, days.weekday_day, "date")

@@ -37,7 +37,9 @@ def lean_of(text: str, at: int | None = None) -> str:
         own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
         if _moved_to(before + own):
             return "future"
-        for word in reversed(before):
+        for place, word in reversed(list(enumerate(before))):
+            if word == "its" and set(before[place + 1 :]) - _LINKING:
+                continue  # "failed its mot on 30 december": whose, not "it's"
             if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
                 return "past"
             if word.endswith("ing") or word in _AHEAD_WORDS:
@@ -50,10 +52,11 @@ def lean_of(text: str, at: int | None = None) -> str:
     return "future"
 
 
-# A day a plan was moved to is where it stands now, ahead of the telling: "dentist got moved to
-# tuesday", "they pushed it to the 14th", "rescheduled for friday".
+# A day a plan was moved to (or booked for) is where it stands now, ahead of the telling:
+# "dentist got moved to tuesday", "they pushed it to the 14th", "rescheduled for friday",
+# "appointment booked for the 2nd".
 _MOVED = frozenset(
-    "moved pushed changed rescheduled postponed shifted switched brought put".split()
+    "moved pushed changed rescheduled postponed shifted switched brought put booked".split()
 )
 _TO = frozenset("to for till until til".split())
 
@@ -67,3 +70,5 @@ def _moved_to(before: list[str]) -> bool:
 
 _AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its booked due".split())
 _SENTENCE_END = re.compile(r"[.!?…]+\s")
+# Words that may stand between "it's" and its date ("its on the 3rd", "its aug 8").
+_LINKING = frozenset("on the at for in now".split())
