@@ -303,6 +303,8 @@ def _time_value(
             return f"{mention.day.day} to {spoken.spoken(last)}" + at
         if mention.day is not None and mention.said_as in DAY_SAID_AS:
             return spoken.spoken(mention.day, weekday=True) + at
+        if mention.said_as == "ago":
+            return f"around {spoken.spoken(mention.day)}"  # "3 weeks ago": about that day
     if happened and lean == "past":
         return spoken.spoken(said_on, weekday=True)
     return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")

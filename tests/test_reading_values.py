@@ -149,6 +149,11 @@ def test_a_span_of_days_is_said_as_a_span():
     )
 
 
+def test_so_long_ago_is_about_that_day():
+    said = "her op was 3 weeks ago"
+    assert questions.value_in(said, "date", said_on=SAID_ON, happened=True) == "around 13 May 2026"
+
+
 def test_its_before_a_thing_is_whose_not_it_is():
     """ "failed its mot on 30 december", said in June: what happened, last December."""
     said = "the car failed its mot on 30 december"

@@ -349,7 +349,7 @@ def _read_days(f: Finder) -> None:
     f.each(_AROUND_DAYS, days.around, "relative")
     f.each(_RELATIVE, days.relative, "relative")
     f.each(_IN_UNITS, days.in_units, "relative")
-    f.each(_AGO, days.ago, "period")
+    f.each(_AGO, days.ago, "ago")
     f.each(_UNIT_PERIOD, days.unit_period, "period")
     f.each(_WEEKDAY, days.weekday_alone, "weekday")
     f.each(_DAY_ONLY, days.day_only, "day")

@@ -86,8 +86,8 @@ class Mention:
     # The span of days it names (a month, a week, "two months ago"): [first, last + 1).
     period: tuple[date, date] | None = None
     # How the day was said: "date" (a day and a month), "weekday", "day" (of this month),
-    # "relative" ("tmrw", "in 2 weeks"), "period" (a week, a month, a year), "time" alone, or
-    # "schedule".
+    # "relative" ("tmrw", "in 2 weeks"), "ago" ("three weeks ago": about that day), "period" (a
+    # week, a month, a year), "time" alone, or "schedule".
     said_as: str = ""
 
     @property
