@@ -88,8 +88,8 @@ def _form(what: str, household: list[str]) -> str | None:
         return ""  # "which is fine if the kiln works"
     subjects = [t for t in root.children if t.dep_ in _SUBJECTS]
     # A subject before the root that the parse hung on another word ("liverpool place … so its
-    # manchester") is still the clause's; a thing followed by what was done to it ("liverpool place cancelled on
-    # them") is news, whoever it is about.
+    # manchester") is still the clause's; a thing followed by what was done to it ("liverpool
+    # place cancelled on them") is news, whoever it is about.
     subjects = subjects or [t for t in words if t.dep_ in _SUBJECTS and t.i < root.i][:1]
     done_to = any(
         t.dep_ == "acl" and t.tag_ in ("VBD", "VBN") and t.i == t.head.i + 1
