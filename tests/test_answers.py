@@ -462,15 +462,14 @@ def test_when_something_happened_is_the_day_named_not_a_later_telling(alice, ind
 
 
 def test_what_happened_is_not_replaced_by_a_later_day_of_another_time(alice, index):
-    """ "got the bike back from the shop on the 3rd", then weeks later "back at the bike shop …
-    this morning" for another fault: the day asked for is the first, told as done."""
+    """ "got the bike back from the shop on the 3rd", then weeks later "back at the shop today"
+    for another fault: the day asked for is the first, told as done."""
     first = NOW - timedelta(days=40)
-    _said_in_a_conversation(alice, first, "got the bike back from the shop on the 3rd")
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=2),
-        "bike's making a clicking noise again, back at the shop this morning",
-    )
+    for when, said in (
+        (first, "got the bike back from the shop on the 3rd"),
+        (NOW - timedelta(days=2), "bike's making a clicking noise again, back at the shop today"),
+    ):
+        _said_in_a_conversation(alice, when, said)
     index(alice)
 
     answer = ask(alice, "when did I get the bike back from the shop")
