@@ -44,6 +44,7 @@ printed.
 from __future__ import annotations
 
 import argparse
+import calendar
 import json
 import re
 import statistics
@@ -116,8 +117,7 @@ def held_at(key, said: str, asked_year: str) -> int | None:
 
 
 _FULL_DATE = re.compile(
-    r"\b(\d{1,2})(?:st|nd|rd|th)? (January|February|March|April|May|June|July|August|"
-    r"September|October|November|December) (\d{4})\b"
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)? ({'|'.join(calendar.month_name[1:])}) (\d{{4}})\b"
 )
 
 

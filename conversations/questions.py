@@ -304,7 +304,7 @@ def _time_value(
         if mention.day is not None and mention.said_as in DAY_SAID_AS:
             return spoken.spoken(mention.day, weekday=True) + at
         if mention.said_as == "ago":
-            return f"around {spoken.spoken(mention.day)}"  # "3 weeks ago": about that day
+            return f"around {spoken.spoken(mention.day)}" + at  # "3 weeks ago": about then
     if happened and lean == "past":
         return spoken.spoken(said_on, weekday=True)
     return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")

@@ -68,7 +68,7 @@ def _moved_to(before: list[str]) -> bool:
     return len(words) >= 2 and words[-1] in _TO and words[-2] in _MOVED
 
 
-_AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its booked due".split())
+_AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its due".split())
 _SENTENCE_END = re.compile(r"[.!?…]+\s")
 # Words that may stand between "it's" and its date ("its on the 3rd", "its aug 8").
 _LINKING = frozenset("on the at for in now".split())

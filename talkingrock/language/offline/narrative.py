@@ -70,9 +70,9 @@ def _decision(person: str, row: dict, household: list[str]) -> str:
 def _form(what: str, household: list[str]) -> str | None:
     """ "decided to" before an action (a verb in its base form, as the parse reads it),
     "decided:" before anything else the household chose, "" before what they did not choose;
-    None when ``what`` is a question, a condition, an aside or has no word. A verb the parse misreads as a noun
-    ("switch insurance") still reads right after "decided:"; nothing is written after
-    "settled on", which needs a thing."""
+    None when ``what`` is a question, a condition, an aside or has no word. A verb the parse
+    misreads as a noun ("switch insurance") still reads right after "decided:"; nothing is
+    written after "settled on", which needs a thing."""
     doc = nlp.parse_one(what)
     words = [t for t in doc if not t.is_punct and not t.is_space]
     if not any(t.is_alpha for t in words) or what.rstrip().endswith("?"):
@@ -124,26 +124,26 @@ def _waiting(person: str, waits: list[dict], day: date) -> str:
     owed ("for let me know", "for 's thinking about it") is left out and the person stays. Each
     person is named once, with all they owe; a due date the words already say is not said
     again."""
-    owed: dict[str, tuple[str, list[str]]] = {}  # who (or what, when no one) → name, things
+    owed: dict[str, tuple[str, list[str], list[str]]] = {}  # key → name, things owed, due dates
     for row in waits[:2]:
         who, what = row.get("who", ""), _lower_first(phrases.tidy(row.get("what", "")))
         what = what if _a_thing(what) else ""
-        said = bool(what) and any(m.day for m in dates.find(what, today=day))
-        due = f" by {row['by']}" if row.get("by") and not said else ""
         if not (who or what):
             continue
-        name, things = owed.setdefault((who or what).casefold(), (who or what, []))
-        thing = f"{what}{due}" if who and what else due.strip()
-        if thing and thing not in things:
-            things.append(thing)
-    parts = []
-    for name, things in owed.values():
-        dated = [t for t in things if t.startswith("by ")]
-        named = [t for t in things if not t.startswith("by ")]
-        if named:
-            parts.append(f"{name} for {_joined(named)}")
-        else:
-            parts.append(" ".join([name, *dated[:1]]))
+        due = row.get("by", "")
+        if due and what and any(m.day for m in dates.find(what, today=day)):
+            due = ""  # "the keys before the 25th" says it already
+        _, things, dues = owed.setdefault((who or what).casefold(), (who or what, [], []))
+        if who and what:
+            thing = f"{what} by {due}" if due else what
+            if thing not in things:
+                things.append(thing)
+        elif due and due not in dues:
+            dues.append(due)
+    parts = [
+        f"{name} for {_joined(things)}" if things else f"{name} by {dues[0]}" if dues else name
+        for name, things, dues in owed.values()
+    ]
     return f"{person} is waiting on {_joined(parts)}." if parts else ""
 
 
