@@ -2,13 +2,17 @@
 first, and abstention where nothing answers.
 
     .venv/bin/python bench/answers.py [--split dev|test|both] [--verbose] [--via messages|import]
-                                      [--households h1,h9]
+                                      [--order as-lived|all-first] [--households h1,h9]
 
 Each household of tests/data/households/ is lived through the app as bench/household_recall.py
 does (its transcripts, closed, compressed offline, the review confirmed as it comes: what is
-ticked by default is accepted, nothing else). Then every question of questions.json is put to
-the chat's offline answer (``conversations.answers``) by the member who asks it, at the date it
-is asked, from what ``recall()`` finds for them.
+ticked by default is accepted, nothing else), and every question of questions.json is put to the
+chat's offline answer (``conversations.answers``) by the member who asks it, at the date it is
+asked, from what ``recall()`` finds for them. A question is asked once the conversations had
+before it are lived, and before any had after it (``--order as-lived``, from the ninth round
+on): a household cannot be told what it has not yet said. Rounds one to eight asked every
+question after every conversation (``--order all-first``), so an answer could draw on what was
+said weeks after the question.
 
 **Grading**, fixed before any tuning of issue 22 (and before issue 13's, with two changes then,
 both about how a right answer may be written: numbers written as words count as numbers, because
@@ -56,7 +60,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from household_recall import HOUSEHOLDS, aware, replay, setup
+from household_recall import HOUSEHOLDS, aware, conversations_of, live, members, setup, started_at
 from scoring import words as content_words
 
 _NUMBER = re.compile(r"\d+(?:[:.]\d+)?")
@@ -162,15 +166,39 @@ def _where_it_was(question: dict, found) -> str:
     return "several" if holds(key, " ".join(texts), year) else "none"
 
 
-def ask(users: dict, household: Path, split: dict, verbose: bool) -> None:
+def asked_at(question: dict):
+    return aware(question["asked_on"] + "T12:00:00")
+
+
+def lived(household: Path, via: str, order: str):
+    """The household lived through the app, and each question with its members (by username) at
+    the moment it is asked: ``order="as-lived"``, each question once the conversations had before
+    it and none after; ``"all-first"``, every question after every conversation."""
+    users = members(household)
+    questions = json.loads((household / "questions.json").read_text())
+    paths = conversations_of(household)
+    if order == "all-first":
+        live(users, paths, via)
+        for question in questions:
+            yield users, question
+        return
+    for question in sorted(questions, key=asked_at):  # stable: a day's questions as written
+        due = [path for path in paths if started_at(path) < asked_at(question)]
+        if due:
+            live(users, due, via)
+            paths = paths[len(due) :]
+        yield users, question
+
+
+def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> None:
     from django.conf import settings
 
     from conversations.answers import answer_question
     from memories.recall import recall
 
-    for question in json.loads((household / "questions.json").read_text()):
+    for users, question in lived(household, via, order):
         owner = users[question["member"]]
-        at = aware(question["asked_on"] + "T12:00:00")
+        at = asked_at(question)
         started = time.perf_counter()
         k = settings.TALKINGROCK_CONVERSATIONS["answer_memories"]  # as the chat asks
         found = recall(owner, question["question"], k=k, at=at)
@@ -212,6 +240,14 @@ def main(argv=None) -> int:
         help="typed message by message (send_message's path), or imported with their dates",
     )
     parser.add_argument(
+        "--order",
+        choices=("as-lived", "all-first"),
+        default="as-lived",
+        help="each question asked once what was said before it is had, and nothing after it "
+        "(as a household lives); or every question after every conversation (rounds one to "
+        "eight)",
+    )
+    parser.add_argument(
         "--households",
         default="",
         help="only these households, comma-separated (h1,h9); the split's figures are theirs",
@@ -233,8 +269,8 @@ def main(argv=None) -> int:
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
                 if only and household.name not in only:
                     continue
-                users = replay(household, args.via)
-                ask(users, household, split, verbose=args.verbose and name == "dev")
+                verbose = args.verbose and name == "dev"
+                ask(household, split, verbose, args.via, args.order)
             right = sum(a for a, _ in split["by_kind"].values())
             total = sum(b for _, b in split["by_kind"].values())
             declines = split["by_kind"].get("decline", [0, 0])

@@ -57,17 +57,20 @@ def aware(text: str):
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
 
 
-def replay(household: Path, via: str = "messages") -> dict[str, object]:
-    """The household lived through the app; its members by username. ``via="import"``: each
-    member's conversations brought in as one export of Talking Rock's own format, with each
-    message's time (conversations/importing.py), instead of typed message by message."""
-    from django.contrib.auth import get_user_model
-    from django.db import transaction
+def conversations_of(household: Path) -> list[Path]:
+    """The household's conversation files, in the order they were had."""
+    return sorted((household / "conversations").glob("*.json"))
 
-    from conversations import review, services
-    from conversations.models import Conversation, Message
-    from memories import indexing
-    from memories.models import Act, Memory
+
+def started_at(path: Path):
+    return aware(json.loads(path.read_text())["started_at"])
+
+
+def members(household: Path) -> dict[str, object]:
+    """The household's members by username, each with the acts the household file gives them."""
+    from django.contrib.auth import get_user_model
+
+    from memories.models import Act
 
     info = json.loads((household / "household.json").read_text())
     users = {}
@@ -79,10 +82,31 @@ def replay(household: Path, via: str = "messages") -> dict[str, object]:
         Act.objects.create(
             owner=users[act["member"]], title=act["title"], description=act["description"]
         )
+    return users
+
+
+def replay(household: Path, via: str = "messages") -> dict[str, object]:
+    """The household lived through the app; its members by username."""
+    users = members(household)
+    live(users, conversations_of(household), via)
+    return users
+
+
+def live(users: dict, paths: list[Path], via: str = "messages") -> None:
+    """These conversations of the household had through the app, then indexed. ``via="import"``:
+    each member's conversations brought in as one export of Talking Rock's own format, with each
+    message's time (conversations/importing.py), instead of typed message by message."""
+    from django.db import transaction
+
+    from conversations import review, services
+    from conversations.models import Conversation, Message
+    from memories import indexing
+    from memories.models import Act, Memory
+
     if via == "import":
-        _import(household, users)
-        return users
-    for path in sorted((household / "conversations").glob("*.json")):
+        _import(paths, users)
+        return
+    for path in paths:
         case = json.loads(path.read_text())
         owner = users[case["member"]]
         started = aware(case["started_at"])
@@ -113,14 +137,13 @@ def replay(household: Path, via: str = "messages") -> dict[str, object]:
         Memory.objects.filter(conversation=conversation).update(created_at=started)
     for owner in users.values():
         indexing.index_memories(owner_id=owner.pk)
-    return users
 
 
-def export_of(household: Path) -> dict[str, dict]:
+def export_of(paths: list[Path]) -> dict[str, dict]:
     """Each member's conversations as Talking Rock's own export: a message a minute after the
     one before, from the conversation's start."""
     exports: dict[str, dict] = {}
-    for path in sorted((household / "conversations").glob("*.json")):
+    for path in paths:
         case = json.loads(path.read_text())
         started = datetime.fromisoformat(case["started_at"])
         messages = [
@@ -140,14 +163,14 @@ def export_of(household: Path) -> dict[str, dict]:
     return exports
 
 
-def _import(household: Path, users: dict) -> None:
+def _import(paths: list[Path], users: dict) -> None:
     from conversations import importing
     from memories import indexing
 
-    for member, export in export_of(household).items():
+    for member, export in export_of(paths).items():
         job = importing.queue(owner=users[member], data=export, enqueue=False)
         status = importing.run(job.pk)
-        assert status == "done", (household.name, member, status)
+        assert status == "done", (member, status)
         indexing.index_memories(owner_id=users[member].pk)
 
 
@@ -158,10 +181,7 @@ def labels(users: dict, household: Path) -> dict[int, str]:
     found = Conversation.objects.filter(owner__in=list(users.values()))
     if all(c.imported_from for c in found):
         return {c.pk: c.imported_from.split(":", 1)[1] for c in found}
-    names = [
-        json.loads(p.read_text())["id"]
-        for p in sorted((household / "conversations").glob("*.json"))
-    ]
+    names = [json.loads(p.read_text())["id"] for p in conversations_of(household)]
     return dict(zip(sorted(c.pk for c in found), names, strict=True))
 
 
