@@ -206,6 +206,21 @@ def test_a_weekday_said_with_its_day_names_the_nearest_day_that_fits(said, today
 
 
 @pytest.mark.parametrize(
+    ("said", "today", "lean", "day"),
+    [
+        # One day, not a Tuesday (the 21st of April) and then the 12th of May.
+        ("hers moved, its tues may 12 at 7:30", date(2026, 4, 21), "future", date(2026, 5, 12)),
+        ("sat may 2nd works", date(2026, 4, 21), "future", date(2026, 5, 2)),
+        # The 4th of March is a Wednesday in 2026, a Tuesday in 2025 and a Thursday in 2027.
+        ("the op was wed, march 4", date(2026, 11, 2), "past", date(2026, 3, 4)),
+        ("the op was wed march 4", date(2027, 1, 10), "past", date(2026, 3, 4)),
+    ],
+)
+def test_a_weekday_before_a_month_and_day_is_one_day(said, today, lean, day):
+    assert [m.day for m in dates.find(said, today=today, lean=lean)] == [day]
+
+
+@pytest.mark.parametrize(
     "said", ["flights are 14-21 sept", "away the 14th to the 21st of september", "sept 14 - 21"]
 )
 def test_a_span_of_days_is_its_first_day_and_the_span(said):

@@ -87,7 +87,9 @@ _DAY_SPAN = re.compile(
 _MONTH_SPAN = re.compile(
     rf"\b({MON})\.?\s+(?:the\s+)?{DAYNUM}{_TO_DAY}{DAYNUM}\b(?![:.]\d)(?:,?\s+(\d{{4}})\b)?"
 )
-_MONTH_DAY = re.compile(rf"\b({MON})\.?\s+(?:the\s+)?{DAYNUM}\b(?![:.]\d)(?:,?\s+(\d{{4}})\b)?")
+_MONTH_DAY = re.compile(
+    rf"\b(?:({WD})\.?,?\s+)?({MON})\.?\s+(?:the\s+)?{DAYNUM}\b(?![:.]\d)(?:,?\s+(\d{{4}})\b)?"
+)
 _WEEKDAY_DAY = re.compile(
     rf"\b(?:(?:{LEAD})\s+)?({WD})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b"
 )
@@ -209,15 +211,20 @@ class _Days:
 
     def day_month(self, m: re.Match) -> dict | None:
         number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
-        day = _day_month(number, month, m[5], self.today, self.lean)
-        if m[1] and not m[5] and day is not None and day.weekday() != WEEKDAYS[m[1]]:
-            # "moved to Monday 27 April": the year in which the 27th of April is a Monday, of
-            # the year before, this one and the next (none: the weekday was a slip).
-            years = (self.today.year - 1, self.today.year, self.today.year + 1)
-            named = [_safe(year, month, number) for year in years]
-            named = [d for d in named if d is not None and d.weekday() == WEEKDAYS[m[1]]]
-            day = _nearest(named, self.today, self.lean) or day
+        day = self.fitting(m[1], number, month, m[5])
         return {} if day is None else {"day": day}
+
+    def fitting(self, weekday: str | None, number: int, month: int, year: str | None):
+        """The day ``number`` of ``month``; said with a weekday and no year ("moved to Monday 27
+        April", "its tues may 12"), of the year before, this one and the next, the one in which
+        it falls on that weekday (none: the weekday was a slip)."""
+        day = _day_month(number, month, year, self.today, self.lean)
+        if weekday and not year and day is not None and day.weekday() != WEEKDAYS[weekday]:
+            years = (self.today.year - 1, self.today.year, self.today.year + 1)
+            named = [_safe(each, month, number) for each in years]
+            named = [d for d in named if d is not None and d.weekday() == WEEKDAYS[weekday]]
+            day = _nearest(named, self.today, self.lean) or day
+        return day
 
     def span(self, first: int, last: int, month: int, year: str | None) -> dict | None:
         """The days from ``first`` to ``last`` of a month: the first day, and the span."""
@@ -234,13 +241,14 @@ class _Days:
         return self.span(ordinal_of(m[2], m[3]), ordinal_of(m[4], m[5]), MONTHS[m[1]], m[6])
 
     def month_day(self, m: re.Match) -> dict | None:
-        if m[1] in WORDLIKE_MONTHS and not (m[2] or m[4]):
+        weekday, month, number, word, year = m.groups()
+        if month in WORDLIKE_MONTHS and not (number or year):
             return None
-        if m[1] in ("may", "march") and m[2] and len(m[2]) == 1 and not m[4]:
-            # "we may 2 of them" is not a date; "may 2nd" or "may 2 2026" is.
+        if month in ("may", "march") and number and len(number) == 1 and not (year or weekday):
+            # "we may 2 of them" is not a date; "may 2nd", "may 2 2026" or "tues may 2" is.
             if not re.match(r"\d(st|nd|rd|th)", m.group(0).split()[-1]):
                 return None
-        day = _day_month(ordinal_of(m[2], m[3]), MONTHS[m[1]], m[4], self.today, self.lean)
+        day = self.fitting(weekday, ordinal_of(number, word), MONTHS[month], year)
         return None if day is None else {"day": day}
 
     def weekday_day(self, m: re.Match) -> dict | None:
