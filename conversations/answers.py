@@ -167,6 +167,10 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     # less of it: "football's moved to wednesdays at 5" after "Fionn has football on
     # thursdays"; "orla's doing my return again, £380" before "shes charging £410 now".
     earlier, later = (best, c) if c.said_on > best.said_on else (c, best)
+    if question.happened and _planned_then_done(earlier, later) and subject & later.terms:
+        # "when did spectrum install our internet": "install booked for monday the 20th", then
+        # "spectrum finally came out last thursday".
+        return True
     return (
         names_it
         or (
@@ -178,6 +182,11 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
             and bool(subject & (c.terms | c.around))
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _planned_then_done(earlier: Candidate, later: Candidate) -> bool:
+    """Whether ``earlier`` tells something ahead and ``later`` tells it done."""
+    return tense.lean_of(earlier.sentence) != "past" and tense.lean_of(later.sentence) == "past"
 
 
 def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
@@ -226,8 +235,15 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
             or values.says_it_changed(c.sentence)
             or values.corrected_from(c.sentence) is not None
         ]
-    told = sorted([best, *alike], key=lambda c: (c.said_on, -c.rank))
-    current = told[0] if question.about_the_past else told[-1]
+    told = [best, *alike]  # in the order they answer the question best
+    order = {id(c): at for at, c in enumerate(told)}
+    # The last said (the first for a question about the past); of two said together (two
+    # clauses of one message), the one that answers better.
+    if question.about_the_past:
+        current = min(told, key=lambda c: (c.said_on, c.rank, order[id(c)]))
+    else:
+        current = max(told, key=lambda c: (c.said_on, -c.rank, -order[id(c)]))
+    told.sort(key=lambda c: (c.said_on, -c.rank))
     if current.hit.components.get("replaces") and not question.about_the_past:
         return current, None  # what it replaced is recorded: that is the "before"
     value = value_of(current, question)

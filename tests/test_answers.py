@@ -480,6 +480,30 @@ def test_what_happened_is_not_replaced_by_a_later_day_of_another_time(alice, ind
     assert answer.text.startswith(f"{third.replace(day=3):%A} 3 "), answer.text
 
 
+def test_what_was_booked_and_then_told_as_done_is_answered_by_the_day_it_was_done(alice, index):
+    """ "install booked for friday", then weeks later "finally came out last thursday. they
+    no-showed on the first date": the day it happened, not the booking, and not the day the
+    other clause of the same message names."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "broadband is virgin, install booked for friday"
+    )
+    told_at = NOW - timedelta(days=10)
+    _said_in_a_conversation(
+        alice,
+        told_at,
+        "virgin finally came out last thursday. they no-showed on the 2nd and on the rescheduled "
+        "one so we were on my phone hotspot for weeks",
+    )
+    index(alice)
+
+    answer = ask(alice, "when did virgin finally install our broadband")
+
+    told = timezone.localtime(told_at).date()
+    thursday = told - timedelta(days=(told.weekday() - 3) % 7 or 7)
+    assert answer.kind == "answer", answer.reason
+    assert answer.text.startswith(f"{thursday:%A} {thursday.day} "), answer.text
+
+
 def test_the_day_said_next_tells_when_something_said_to_have_happened_did(alice, index):
     """ "plumber finally turned up" then "tues": the day is the terse message after it, read in
     the past of the first (not the next Tuesday, nor the day it was told)."""
