@@ -34,7 +34,9 @@ own words cannot move the yardstick, and added the current-first rule:
 The key does not check that a day is the right one ("Friday 19 September 2025" holds the 19
 and September of "Saturday 19 September 2026"), so each split also prints, of the answers
 graded right whose gold answer and whose reply's lead both give a full date, how many lead with
-another day than the gold's: a second, stricter look, not part of the grade.
+another day than the gold's: a second, stricter look, not part of the grade. Likewise, of the
+right answers to a question that names the value replaced, how many also say that value (the
+current one first, "with what it replaced").
 
 Per split it prints accuracy by kind, current first, abstention (declines declined, and
 answerable questions wrongly declined), where the answers missed were (held by one of the
@@ -156,6 +158,17 @@ def current_first(question: dict, reply) -> bool | None:
     return before is None or now <= before
 
 
+def says_replaced(question: dict, reply) -> bool | None:
+    """For a right answer to a question that names the value it replaced (``before``): whether
+    the reply also says that value ("… before: 3pm"); None for any other question. A second
+    look, not part of the grade."""
+    if question["kind"] != "knowledge-update" or not question.get("before"):
+        return None
+    if not grade(question, reply):
+        return None
+    return holds(key_of(question["before"]), reply.text, question["asked_on"][:4])
+
+
 def _where_it_was(question: dict, found) -> str:
     """For an answer missed: whether what recall found held it, in one memory or message
     ("one"), only in several together ("several"), or not at all ("none")."""
@@ -209,6 +222,10 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         if first is not None:
             split["current_first"][0] += first
             split["current_first"][1] += 1
+        replaced = says_replaced(question, reply)
+        if replaced is not None:
+            split["says_replaced"][0] += replaced
+            split["says_replaced"][1] += 1
         wrong_day = other_day(question, reply) if right else None
         if wrong_day is not None:
             split["other_day"][0] += wrong_day
@@ -265,6 +282,7 @@ def main(argv=None) -> int:
                 "current_first": [0, 0],
                 "missed": {"one": 0, "several": 0, "none": 0},
                 "other_day": [0, 0],
+                "says_replaced": [0, 0],
             }
             for household in sorted(p for p in (HOUSEHOLDS / name).iterdir() if p.is_dir()):
                 if only and household.name not in only:
@@ -282,6 +300,11 @@ def main(argv=None) -> int:
             )
             first = split["current_first"]
             print(f"  current value first: {first[0]} of {first[1]}")
+            replaced = split["says_replaced"]
+            print(
+                f"  right answers to a changed value that also say what it replaced: "
+                f"{replaced[0]} of {replaced[1]}"
+            )
             print(
                 f"  declined when nothing answers: {declines[0]} of {declines[1]}; "
                 f"declined although a memory answers: {split['wrongly_declined']} of {answerable}"
