@@ -33,6 +33,7 @@ closes (the compression does that, not this module).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -61,6 +62,7 @@ from conversations.questions import (
     Question,
     content_terms,
     read_question,
+    replaced_in,
     value_in,
 )
 from conversations.sums import (
@@ -248,6 +250,9 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
         return current, None  # what it replaced is recorded: that is the "before"
     value = value_of(current, question)
     kind = _value_kind(current, question)
+    # "its tues may 12 now, not may 5": the sentence says what it replaced, so an earlier one
+    # is its "before" only when it gives that value.
+    struck = "" if question.about_the_past else _replaced_in(current, kind)
     for earlier in reversed(told) if not question.about_the_past else told:
         if earlier.hit.memory_id == current.hit.memory_id:
             continue
@@ -258,8 +263,27 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
             else any_value(earlier)
         )
         if other and other != value and earlier.said_on.date() != current.said_on.date():
+            if struck and not _same_value(struck, other):
+                continue
             return current, earlier
     return current, None
+
+
+def _replaced_in(candidate: Candidate, kind: str | None) -> str:
+    return replaced_in(
+        candidate.sentence, kind, said_on=timezone.localtime(candidate.said_on).date()
+    )
+
+
+def _same_value(one: str, other: str) -> bool:
+    """Whether ``one`` gives the value ``other`` gives: its figures are all among the other's
+    ("may 5" and "Tuesday 5 May 2026"), or, with none, its words ("Hession" and "Hession's
+    bar")."""
+    figures = [set(re.findall(r"\d+(?:[:.]\d+)?", text.replace(",", ""))) for text in (one, other)]
+    if figures[0]:
+        return figures[0] <= figures[1]
+    said = content_terms(one)
+    return bool(said) and said <= content_terms(other)
 
 
 def _value_kind(candidate: Candidate, question: Question) -> str | None:
@@ -346,6 +370,11 @@ def _replaced(
         return f"; {changed}before: {f'{value} — ' if value else ''}“{previously}”"
     if candidate.hit.memory.valid_to is not None:
         return " (this was changed later)"
+    struck = "" if question.about_the_past else _replaced_in(candidate, kind)
+    if struck and not _same_value(struck, value_of(candidate, question)):
+        # What the sentence itself says it replaced: "18 months — “maybe 18 months total not
+        # 22”; changed 14 August, before: 22".
+        return f"; changed {spoken_date(candidate.said_on, now=now)}, before: {struck}"
     return ""
 
 

@@ -14,6 +14,7 @@ from memories import search
 from memories.models import Memory
 from talkingrock.language import amounts, dates, names, places, spoken, tense, values
 from talkingrock.language import words as words_in_english
+from talkingrock.language.mentions import MON, WD
 from talkingrock.language.names import common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
 
@@ -254,6 +255,36 @@ def value_in(
     if kind in ("schedule", "time", "date"):
         return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
+    """The value of the kind asked for that ``sentence`` says no longer holds: in plain words
+    ("it's the 24th at 9:40 now, not the 10th": Friday 10 April 2026), or in the member's own
+    when it is a bare figure that takes its measure from the value it gave way to ("maybe 18
+    months total not 22": 22); "" when it says none."""
+    if kind in (None, "name", "preference"):
+        return ""
+    for start in values.strikes(sentence):
+        clause = _CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
+        if not _STRUCK_VALUE.match(clause):
+            continue  # "not up to reg … 850": what is struck out is no value
+        if value := value_in(clause, kind, said_on=said_on):
+            return value
+        said = _SAID_FIGURE.match(clause)
+        if said:
+            return said.group(0)
+    return ""
+
+
+# What a value struck out starts with, after the words that lead to it: a figure, a day or a
+# month ("not the 10th", "instead of £142", "not fri", "not may 5").
+_STRUCK_VALUE = re.compile(
+    rf"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*"
+    rf"(?:[£$€]?\d|(?:{MON}|{WD})\b)",
+    re.I,
+)
+# A figure said bare, or a day with its month: "22", "8th-15th", "may 5".
+_SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?[£$€]?\d[\w:.,–-]*(?<![.,])", re.I)
 
 
 def _time_value(

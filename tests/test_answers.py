@@ -82,6 +82,55 @@ def test_the_current_value_comes_first_and_says_what_it_replaced(alice, kitchen)
     assert answer.used[0].memory_id == kitchen["quartz"].pk
 
 
+@pytest.mark.parametrize(
+    ("sentence", "kind", "replaced"),
+    [
+        ("maybe 18 months total not 22", "duration", "22"),
+        ("$118 a month now instead of 142.", "amount", "142"),
+        ("road test is now the 24th at 9:40 not the 10th", "date", "10"),
+        ("its tues may 12 at 7:30 not may 5", "date", "may 5"),
+        ("pickup moved to 3:30 now, not 3pm", "time", "3pm"),
+        # what is struck out is no value, or none of the kind asked for
+        ("the consumer unit has to go, not up to reg, 850 on top", "amount", ""),
+        ("I'm not sure, maybe the 5th", "date", ""),
+        ("not the 2 of them, just the one", "amount", ""),
+    ],
+)
+def test_a_sentence_says_the_value_it_replaced(sentence, kind, replaced):
+    found = questions.replaced_in(sentence, kind, said_on=NOW.date())
+    assert (replaced in found) if replaced else found == ""
+
+
+def test_the_value_a_sentence_says_it_replaced_is_its_before(alice, index):
+    """ "3:30 now, not 3pm" said once: the answer says what it replaced, from its own words."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=4), "heads up, school pickup moved to 3:30 now, not 3pm"
+    )
+    index(alice)
+
+    answer = ask(alice, "what time is school pickup")
+
+    first = answer.text.splitlines()[0]
+    assert first.startswith("3:30pm — "), answer.text
+    assert first.endswith(", before: 3pm"), answer.text
+
+
+def test_an_earlier_sentence_is_the_before_only_when_it_gives_the_value_replaced(alice, index):
+    """The dentist at 9am, then "moved, its 10:30 now not 11": the value replaced is the one
+    the later sentence names, not the 9am of another sentence."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=30), "dentist for sam is at 9am on a friday")
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=3), "sam's dentist moved, its 10:30 now not 11"
+    )
+    index(alice)
+
+    answer = ask(alice, "what time is sam's dentist")
+
+    first = answer.text.splitlines()[0]
+    assert first.startswith("10:30am — "), answer.text
+    assert first.endswith(", before: 11") and "9am" not in first, answer.text
+
+
 def test_a_question_nothing_answers_gets_a_plain_no(alice, kitchen):
     for question in ("when is Hannah's wedding again?", "how much does the piano teacher charge?"):
         answer = ask(alice, question)

@@ -173,12 +173,15 @@ PAST_WORDS = frozenset(word for phrase in _PAST_PHRASES for word in phrase.split
 
 # A value said as the one that no longer holds: "3:30 now, not 3pm", "hes not starting the
 # 8th", "$2,100 instead of the 1850", "up from £112", "18 months not 22".
-_STRUCK = re.compile(
+_STRIKE = (
     r"(?:\b(?:not|never|no longer|instead of|rather than|(?:up|down|moved|changed|pushed|"
     r"switched|brought forward|back) from)|n['’]t)\s+(?:[a-z]+ing\s+)?"
-    r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*[£$€]?$",
+)
+_STRUCK = re.compile(
+    _STRIKE + r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*[£$€]?$",
     re.I,
 )
+_STRIKES = re.compile(_STRIKE, re.I)
 
 
 # A correction of what was just said: "wait no, 9:45", "no wait, thursday", "sorry, I mean the
@@ -201,6 +204,12 @@ def struck_out(text: str, start: int) -> bool:
     """Whether the value said at ``start`` of ``text`` is said as the one that no longer
     holds, or never did ("not 3pm", "instead of the 1850", "up from £112")."""
     return bool(_STRUCK.search(text[max(0, start - 60) : start]))
+
+
+def strikes(text: str) -> list[int]:
+    """Where each value said as the one that no longer holds starts ("3:30 now, not 3pm": at
+    "3pm")."""
+    return [m.end() for m in _STRIKES.finditer(text)]
 
 
 def says_it_changed(text: str) -> bool:
