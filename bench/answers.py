@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import calendar
-import json
 import re
 import statistics
 import sys
@@ -62,7 +61,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from household_recall import HOUSEHOLDS, aware, conversations_of, live, members, setup, started_at
+from household_recall import HOUSEHOLDS, asked_at, lived, setup
 from scoring import words as content_words
 
 _NUMBER = re.compile(r"\d+(?:[:.]\d+)?")
@@ -177,30 +176,6 @@ def _where_it_was(question: dict, found) -> str:
     if any(holds(key, text, year) for text in texts):
         return "one"
     return "several" if holds(key, " ".join(texts), year) else "none"
-
-
-def asked_at(question: dict):
-    return aware(question["asked_on"] + "T12:00:00")
-
-
-def lived(household: Path, via: str, order: str):
-    """The household lived through the app, and each question with its members (by username) at
-    the moment it is asked: ``order="as-lived"``, each question once the conversations had before
-    it and none after; ``"all-first"``, every question after every conversation."""
-    users = members(household)
-    questions = json.loads((household / "questions.json").read_text())
-    paths = conversations_of(household)
-    if order == "all-first":
-        live(users, paths, via)
-        for question in questions:
-            yield users, question
-        return
-    for question in sorted(questions, key=asked_at):  # stable: a day's questions as written
-        due = [path for path in paths if started_at(path) < asked_at(question)]
-        if due:
-            live(users, due, via)
-            paths = paths[len(due) :]
-        yield users, question
 
 
 def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> None:

@@ -8,8 +8,10 @@ frozen) is replayed into a fresh database (a temporary TALKINGROCK_DATA_DIR), th
 own path: the member's messages and the assistant's replies of the transcript, dated as they
 were; close; the offline compression (Ollama off); the review accepted as the member would —
 kept in the act the household file says it belongs to, every proposed resolution and
-supersession accepted. Then every question of questions.json is put to ``recall()`` by the
-member who asks it, at the date it is asked.
+supersession accepted. Every question of questions.json is put to ``recall()`` by the member
+who asks it, at the date it is asked, once the conversations had before it are lived and before
+any had after it (``--order as-lived``; ``--order all-first`` asks every question after every
+conversation, as this script did until 2026-11-27).
 
 Printed per split:
 - **found**: questions whose top ``--k`` holds a memory (or a fact) of a conversation the question
@@ -82,13 +84,6 @@ def members(household: Path) -> dict[str, object]:
         Act.objects.create(
             owner=users[act["member"]], title=act["title"], description=act["description"]
         )
-    return users
-
-
-def replay(household: Path, via: str = "messages") -> dict[str, object]:
-    """The household lived through the app; its members by username."""
-    users = members(household)
-    live(users, conversations_of(household), via)
     return users
 
 
@@ -174,6 +169,30 @@ def _import(paths: list[Path], users: dict) -> None:
         indexing.index_memories(owner_id=users[member].pk)
 
 
+def asked_at(question: dict):
+    return aware(question["asked_on"] + "T12:00:00")
+
+
+def lived(household: Path, via: str, order: str):
+    """The household lived through the app, and each question with its members (by username) at
+    the moment it is asked: ``order="as-lived"``, each question once the conversations had before
+    it and none after; ``"all-first"``, every question after every conversation."""
+    users = members(household)
+    questions = json.loads((household / "questions.json").read_text())
+    paths = conversations_of(household)
+    if order == "all-first":
+        live(users, paths, via)
+        for question in questions:
+            yield users, question
+        return
+    for question in sorted(questions, key=asked_at):  # stable: a day's questions as written
+        due = [path for path in paths if started_at(path) < asked_at(question)]
+        if due:
+            live(users, due, via)
+            paths = paths[len(due) :]
+        yield users, question
+
+
 def labels(users: dict, household: Path) -> dict[int, str]:
     """Conversation pk → the household's id for it ("h1-03")."""
     from conversations.models import Conversation
@@ -182,19 +201,17 @@ def labels(users: dict, household: Path) -> dict[int, str]:
     if all(c.imported_from for c in found):
         return {c.pk: c.imported_from.split(":", 1)[1] for c in found}
     names = [json.loads(p.read_text())["id"] for p in conversations_of(household)]
-    return dict(zip(sorted(c.pk for c in found), names, strict=True))
+    had = sorted(c.pk for c in found)  # the first conversations, while a household is lived
+    return dict(zip(had, names[: len(had)], strict=True))
 
 
-def ask(users: dict, household: Path, k: int, split: dict) -> None:
+def ask(household: Path, k: int, split: dict, via: str, order: str) -> None:
     from memories.recall import recall
 
-    questions = json.loads((household / "questions.json").read_text())
-    label = labels(users, household)
-    for question in questions:
+    for users, question in lived(household, via, order):
+        label = labels(users, household)
         owner = users[question["member"]]
-        found = recall(
-            owner, question["question"], k=max(k, 50), at=aware(question["asked_on"] + "T12:00:00")
-        )
+        found = recall(owner, question["question"], k=max(k, 50), at=asked_at(question))
         where = [label.get(hit.memory.conversation_id) for hit in found.hits]
         if question["kind"] == "decline":
             best = (
@@ -229,7 +246,7 @@ def ask(users: dict, household: Path, k: int, split: dict) -> None:
                 )
 
 
-def run(split_name: str, k: int, via: str = "messages") -> dict:
+def run(split_name: str, k: int, via: str = "messages", order: str = "as-lived") -> dict:
     split = {
         "asked": 0,
         "found": 0,
@@ -240,8 +257,7 @@ def run(split_name: str, k: int, via: str = "messages") -> dict:
         "current_first": 0,
     }
     for household in sorted(p for p in (HOUSEHOLDS / split_name).iterdir() if p.is_dir()):
-        users = replay(household, via)
-        ask(users, household, k, split)
+        ask(household, k, split, via, order)
     return split
 
 
@@ -256,6 +272,13 @@ def main(argv=None) -> int:
         default="messages",
         help="typed message by message (send_message's path), or imported with their dates",
     )
+    parser.add_argument(
+        "--order",
+        choices=("as-lived", "all-first"),
+        default="as-lived",
+        help="each question asked once what was said before it is had, and nothing after it; "
+        "or every question after every conversation (as before 2026-11-27)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     print(
@@ -264,7 +287,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="talkingrock-households-") as data_dir:
         setup(data_dir)
         for name in ("dev", "test") if args.split == "both" else (args.split,):
-            split = run(name, args.k, args.via)
+            split = run(name, args.k, args.via, args.order)
             print(f"### {name} split")
             print(
                 f"found in the top {args.k}: {split['found']} of {split['asked']} "
