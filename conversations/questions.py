@@ -278,11 +278,7 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
 
 # What a value struck out starts with, after the words that lead to it: a figure, a day or a
 # month ("not the 10th", "instead of £142", "not fri", "not may 5").
-_STRUCK_VALUE = re.compile(
-    rf"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*"
-    rf"(?:[£$€]?\d|(?:{MON}|{WD})\b)",
-    re.I,
-)
+_STRUCK_VALUE = re.compile(rf"{values.TO_THE_VALUE}(?:[£$€]?\d|(?:{MON}|{WD})\b)", re.I)
 # A figure said bare, or a day with its month: "22", "8th-15th", "may 5".
 _SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?[£$€]?\d[\w:.,–-]*(?<![.,])", re.I)
 

@@ -177,10 +177,9 @@ _STRIKE = (
     r"(?:\b(?:not|never|no longer|instead of|rather than|(?:up|down|moved|changed|pushed|"
     r"switched|brought forward|back) from)|n['’]t)\s+(?:[a-z]+ing\s+)?"
 )
-_STRUCK = re.compile(
-    _STRIKE + r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*[£$€]?$",
-    re.I,
-)
+# The little words between those and the value: "not AT 3pm", "instead of THE 1850".
+TO_THE_VALUE = r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*"
+_STRUCK = re.compile(_STRIKE + TO_THE_VALUE + r"[£$€]?$", re.I)
 _STRIKES = re.compile(_STRIKE, re.I)
 
 
@@ -207,8 +206,8 @@ def struck_out(text: str, start: int) -> bool:
 
 
 def strikes(text: str) -> list[int]:
-    """Where each value said as the one that no longer holds starts ("3:30 now, not 3pm": at
-    "3pm")."""
+    """Where the words after each "not", "instead of", "up from" … start: what follows is the
+    value that no longer holds, if it is a value ("3:30 now, not the 3pm one": at "the")."""
     return [m.end() for m in _STRIKES.finditer(text)]
 
 
