@@ -101,34 +101,30 @@ def test_a_sentence_says_the_value_it_replaced(sentence, kind, replaced):
     assert (replaced in found) if replaced else found == ""
 
 
-def test_the_value_a_sentence_says_it_replaced_is_its_before(alice, index):
-    """ "3:30 now, not 3pm" said once: the answer says what it replaced, from its own words."""
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=4), "heads up, school pickup moved to 3:30 now, not 3pm"
-    )
+@pytest.mark.parametrize(
+    ("earlier", "later", "question", "lead", "before"),
+    [
+        # said once: the answer says what it replaced, from its own words
+        ("", "heads up, school pickup moved to 3:30 now, not 3pm", "what time is school pickup",
+         "3:30pm", "3pm"),
+        # the dentist at 9am, then "its 10:30 now not 11": the value replaced is the one the
+        # later sentence names, not the 9am of another sentence
+        ("dentist for sam is at 9am on a friday", "sam's dentist moved, its 10:30 now not 11",
+         "what time is sam's dentist", "10:30am", "11"),
+    ],
+)  # fmt: skip
+def test_the_value_a_sentence_says_it_replaced_is_its_before(
+    alice, index, earlier, later, question, lead, before
+):
+    if earlier:
+        _said_in_a_conversation(alice, NOW - timedelta(days=30), earlier)
+    _said_in_a_conversation(alice, NOW - timedelta(days=3), later)
     index(alice)
 
-    answer = ask(alice, "what time is school pickup")
+    first = ask(alice, question).text.splitlines()[0]
 
-    first = answer.text.splitlines()[0]
-    assert first.startswith("3:30pm — "), answer.text
-    assert first.endswith(", before: 3pm"), answer.text
-
-
-def test_an_earlier_sentence_is_the_before_only_when_it_gives_the_value_replaced(alice, index):
-    """The dentist at 9am, then "moved, its 10:30 now not 11": the value replaced is the one
-    the later sentence names, not the 9am of another sentence."""
-    _said_in_a_conversation(alice, NOW - timedelta(days=30), "dentist for sam is at 9am on a friday")
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=3), "sam's dentist moved, its 10:30 now not 11"
-    )
-    index(alice)
-
-    answer = ask(alice, "what time is sam's dentist")
-
-    first = answer.text.splitlines()[0]
-    assert first.startswith("10:30am — "), answer.text
-    assert first.endswith(", before: 11") and "9am" not in first, answer.text
+    assert first.startswith(f"{lead} — ") and first.endswith(f", before: {before}"), first
+    assert "9am" not in first
 
 
 def test_a_question_nothing_answers_gets_a_plain_no(alice, kitchen):
