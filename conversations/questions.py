@@ -4,6 +4,7 @@ amount), the names it uses, and whether a message is a question at all."""
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from dataclasses import dataclass
@@ -333,8 +334,24 @@ def _time_value(
         if mention.said_as == "ago":
             return f"around {spoken.spoken(mention.day)}" + at  # "3 weeks ago": about then
     if happened and lean == "past":
-        return spoken.spoken(said_on, weekday=True)
+        # Done in a month it names ("the roof was done back in april"), else on the day told.
+        month = next((m for m in mentions if m.said_as == "month" and m.period), None)
+        return _month_said(month) if month else spoken.spoken(said_on, weekday=True)
     return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+
+
+# How a month said alone is said back: "by April 2026", "end of April 2026"; "in", "next",
+# "last" and "this" are in the year it resolves to.
+_MONTH_LEADS = ("by", "since", "from", "until", "till", "before", "after", "early", "late", "mid")
+
+
+def _month_said(mention: dates.Mention) -> str:
+    """A month said alone ("back in april", "by end of march"), in plain words."""
+    first = mention.period[0]
+    month = f"{calendar.month_name[first.month]} {first.year}"
+    lead = " ".join(mention.lead.split())
+    keep = lead in _MONTH_LEADS or lead.endswith(" of")
+    return f"{lead} {month}" if keep else month
 
 
 def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]) -> str:

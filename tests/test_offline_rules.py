@@ -217,6 +217,26 @@ def test_a_weekday_said_with_its_day_names_the_nearest_day_that_fits(said, today
 
 
 @pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        # Said on Thursday 12 March 2026: the next Tuesday is the 17th, "tuesday week" the 24th.
+        ("vet wants her back tues week", date(2026, 3, 24)),
+        # the next Thursday is not today's
+        ("parents evening is a week on thursday", date(2026, 3, 26)),
+        ("bbq a fortnight on sat", date(2026, 3, 28)),
+        ("it's sunday week's match", date(2026, 3, 22)),
+    ],
+)
+def test_a_weekday_a_week_on_is_a_week_after_the_next_one(said, day):
+    assert [m.day for m in dates.find(said, today=TODAY)] == [day]
+
+
+def test_a_month_since_is_behind_not_ahead():
+    [since] = dates.find("since january its been 50 a month", today=TODAY)
+    assert since.period == (date(2026, 1, 1), date(2026, 2, 1))
+
+
+@pytest.mark.parametrize(
     "said", ["flights are 14-21 sept", "away the 14th to the 21st of september", "sept 14 - 21"]
 )
 def test_a_span_of_days_is_its_first_day_and_the_span(said):

@@ -154,6 +154,19 @@ def test_so_long_ago_is_about_that_day():
     assert questions.value_in(said, "date", said_on=SAID_ON, happened=True) == "around 13 May 2026"
 
 
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [
+        ("the roof was done back in april", "April 2026"),
+        ("she moved out last march", "March 2026"),
+        ("we got the boiler fitted by end of february", "end of February 2026"),
+    ],
+)
+def test_what_was_done_in_a_month_it_names_happened_then(said, when):
+    """Asked when it happened, a month said alone is the answer, not the day it was told."""
+    assert questions.value_in(said, "date", said_on=SAID_ON, happened=True) == when
+
+
 def test_its_before_a_thing_is_whose_not_it_is():
     """ "failed its mot on 30 december", said in June: what happened, last December."""
     said = "the car failed its mot on 30 december"

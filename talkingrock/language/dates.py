@@ -29,6 +29,8 @@ How a phrase is read:
 - a day of the month without a month is this month's, or next month's when it has passed; a
   day and month without a year is this year's, or next year's when it is over half a year gone;
   ``lean="past"`` (what has happened, what a question asks about) reads both backwards;
+- "tuesday week" and "a week on tuesday" are a week after the next Tuesday ("a fortnight on
+  tuesday", two);
 - a weekday said with its day ("monday 22nd", "Monday 27 April") is a day that fits both: the
   first the way the sentence leans when it is within two months, else the nearest either way;
   so the weekday also picks the year of a day and month;
@@ -93,6 +95,9 @@ _MONTH_DAY = re.compile(
 _WEEKDAY_DAY = re.compile(
     rf"\b(?:(?:{LEAD})\s+)?({WD})\.?,?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)\b"
 )
+# "tuesday week", "a week on thursday", "a fortnight on sat": the weekday a week (or two) on from
+# the next one.
+_WEEKDAY_WEEK = re.compile(rf"\b(?:a\s+(week|fortnight)\s+on\s+({WD})|({WD})\s+(week|fortnight))\b")
 _AROUND_DAYS = re.compile(
     rf"\b(?:the\s+)?(day\s+after\s+(?:{_TOMORROW})|day\s+before\s+(?:{_YESTERDAY}))\b"
 )
@@ -308,6 +313,12 @@ class _Days:
         first = date(self.today.year + shift, 1, 1)
         return {"day": first, "period": (first, date(first.year + 1, 1, 1))}
 
+    def weekday_week(self, m: re.Match) -> dict:
+        unit, word = (m[1], m[2]) if m[2] else (m[4], m[3])
+        weeks = 2 if unit == "fortnight" else 1
+        # The next one is never today: "a week today" would say so.
+        return {"day": _weekday_from(word, "next", self.today, "future") + timedelta(weeks=weeks)}
+
     def weekday_alone(self, m: re.Match) -> dict | None:
         modifier, word = m[1] or "", m[2]
         if word in WORDLIKE_DAYS and not modifier:
@@ -326,7 +337,7 @@ class _Days:
         month = MONTHS[word]
         if year:
             first = date(int(year), month, 1)
-        elif lead == "next" or (self.lean != "past" and lead != "last"):
+        elif lead == "next" or (self.lean != "past" and lead not in ("last", "since")):
             first = date(self.today.year, month, 1)
             if lead == "next" or (first.year, first.month) < (self.today.year, self.today.month):
                 if (self.today.year, self.today.month) >= (first.year, first.month):
@@ -354,6 +365,7 @@ def _read_days(f: Finder) -> None:
     f.each(_DAY_MONTH, days.day_month, "date")
     f.each(_MONTH_DAY, days.month_day, "date")
     f.each(_WEEKDAY_DAY, days.weekday_day, "date")
+    f.each(_WEEKDAY_WEEK, days.weekday_week, "weekday")
     f.each(_AROUND_DAYS, days.around, "relative")
     f.each(_RELATIVE, days.relative, "relative")
     f.each(_IN_UNITS, days.in_units, "relative")
