@@ -185,22 +185,23 @@ def lived(household: Path, via: str, order: str):
         for question in questions:
             yield users, question
         return
+    starts = [started_at(path) for path in paths]
     for question in sorted(questions, key=asked_at):  # stable: a day's questions as written
-        due = [path for path in paths if started_at(path) < asked_at(question)]
+        due = sum(start < asked_at(question) for start in starts)  # a prefix: they are in order
         if due:
-            live(users, due, via)
-            paths = paths[len(due) :]
+            live(users, paths[:due], via)
+            paths, starts = paths[due:], starts[due:]
         yield users, question
 
 
-def labels(users: dict, household: Path) -> dict[int, str]:
-    """Conversation pk → the household's id for it ("h1-03")."""
+def labels(users: dict, names: list[str]) -> dict[int, str]:
+    """Conversation pk → the household's id for it ("h1-03"), of the household's conversations
+    ``names`` in the order they were had."""
     from conversations.models import Conversation
 
     found = Conversation.objects.filter(owner__in=list(users.values()))
     if all(c.imported_from for c in found):
         return {c.pk: c.imported_from.split(":", 1)[1] for c in found}
-    names = [json.loads(p.read_text())["id"] for p in conversations_of(household)]
     had = sorted(c.pk for c in found)  # the first conversations, while a household is lived
     return dict(zip(had, names[: len(had)], strict=True))
 
@@ -208,8 +209,9 @@ def labels(users: dict, household: Path) -> dict[int, str]:
 def ask(household: Path, k: int, split: dict, via: str, order: str) -> None:
     from memories.recall import recall
 
+    names = [json.loads(path.read_text())["id"] for path in conversations_of(household)]
     for users, question in lived(household, via, order):
-        label = labels(users, household)
+        label = labels(users, names)
         owner = users[question["member"]]
         found = recall(owner, question["question"], k=max(k, 50), at=asked_at(question))
         where = [label.get(hit.memory.conversation_id) for hit in found.hits]

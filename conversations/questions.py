@@ -4,7 +4,6 @@ amount), the names it uses, and whether a message is a question at all."""
 
 from __future__ import annotations
 
-import calendar
 import math
 import re
 from dataclasses import dataclass
@@ -327,8 +326,7 @@ def _time_value(
             return mention.recurs.words + at
         if mention.said_as == "date" and mention.period is not None:
             # "14-21 sept": the span, as said
-            last = mention.period[1] - timedelta(days=1)
-            return f"{mention.day.day} to {spoken.spoken(last)}" + at
+            return spoken.spoken_span(mention.day, mention.period[1] - timedelta(days=1)) + at
         if mention.day is not None and mention.said_as in DAY_SAID_AS:
             return spoken.spoken(mention.day, weekday=True) + at
         if mention.said_as == "ago":
@@ -347,8 +345,7 @@ _MONTH_LEADS = ("by", "since", "from", "until", "till", "before", "after", "earl
 
 def _month_said(mention: dates.Mention) -> str:
     """A month said alone ("back in april", "by end of march"), in plain words."""
-    first = mention.period[0]
-    month = f"{calendar.month_name[first.month]} {first.year}"
+    month = spoken.spoken_month(mention.period[0])
     lead = " ".join(mention.lead.split())
     keep = lead in _MONTH_LEADS or lead.endswith(" of")
     return f"{lead} {month}" if keep else month

@@ -15,6 +15,16 @@ def spoken(day: date, *, weekday: bool = False, year: bool = True) -> str:
     return f"{calendar.day_name[day.weekday()]} {text}" if weekday else text
 
 
+def spoken_month(day: date) -> str:
+    """ "April 2026": the month ``day`` is in."""
+    return f"{calendar.month_name[day.month]} {day.year}"
+
+
+def spoken_span(first: date, last: date) -> str:
+    """ "14 to 21 September 2026": days of one month, from ``first`` to ``last``."""
+    return f"{first.day} to {spoken(last)}"
+
+
 def spoken_time(moment: time) -> str:
     """ "3:30pm", "10am", "noon"."""
     if moment.hour == 12 and moment.minute == 0:
