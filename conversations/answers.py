@@ -63,7 +63,9 @@ from conversations.questions import (
     content_terms,
     read_question,
     replaced_in,
+    stem,
     value_in,
+    words_of,
 )
 from conversations.sums import (
     DIFFERENCE,
@@ -77,8 +79,9 @@ from conversations.sums import (
 )
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
-from talkingrock.language import spoken, tense, values
+from talkingrock.language import dates, spoken, tense, values
 from talkingrock.language.offline.lexicon import normalise
+from talkingrock.language.words import zipf
 from talkingrock.text import sentences
 
 NO_MEMORY = "I don't have a memory of that."
@@ -119,6 +122,12 @@ LOOSE_SHARE = 0.5
 # A sum and its update are of a size: the new one at most this many times the old, or the old
 # this many times the new ("$2,100 instead of the 1850"; "18 months, not 22").
 UPDATE_RATIO = 2.5
+# An earlier word that names none of the question's words is its "before" only as a bare reply:
+# a value and at most this many other words, each a common one (Zipf ``COMMON_WORD``, once in
+# ten thousand words): "910", "thursday 25th, needs it for two days"; not a sentence about
+# another thing ("the grout samples should be here by the 12th").
+BARE_TERMS = 3
+COMMON_WORD = 5.0
 
 
 @dataclass
@@ -153,6 +162,7 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
     if not _same_measure(best, c, question):
         return False
+    asks = any(question.covers(t, c.terms) for t in question.weights)
     names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE
     if c.said_on.date() == best.said_on.date():
         # Said the same day, another sentence with a value is about another thing ("a recheck
@@ -169,6 +179,10 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     # less of it: "football's moved to wednesdays at 5" after "Fionn has football on
     # thursdays"; "orla's doing my return again, £380" before "shes charging £410 now".
     earlier, later = (best, c) if c.said_on > best.said_on else (c, best)
+    if c is earlier and not asks and not _bare(c):
+        # An earlier word that only its conversation ties to the thing: a sentence beside it
+        # there ("the shed moved on saturday", before "the defib went up") tells another.
+        return False
     if question.happened and _planned_then_done(earlier, later) and subject & later.terms:
         # "when did spectrum install our internet": "install booked for monday the 20th", then
         # "spectrum finally came out last thursday".
@@ -184,6 +198,17 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
             and bool(subject & (c.terms | c.around))
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _bare(candidate: Candidate) -> bool:
+    """Whether ``candidate`` says little beside the days and times it names."""
+    text = candidate.sentence
+    said_on = timezone.localtime(candidate.said_on).date()
+    for mention in reversed(dates.find(text, today=said_on)):
+        text = f"{text[: mention.start]} {text[mention.end :]}"
+    terms = content_terms(text)
+    said = [word for word in words_of(normalise(text)) if stem(word) in terms]
+    return len(terms) <= BARE_TERMS and all(zipf(word) >= COMMON_WORD for word in said)
 
 
 def _planned_then_done(earlier: Candidate, later: Candidate) -> bool:

@@ -227,6 +227,24 @@ def test_a_difference_with_only_one_amount_said_is_not_made_up(alice, index):
     assert "against" not in answer.text
 
 
+def test_what_happened_has_no_before_from_another_thing_said_beside_it(alice, index):
+    """ "When did the tiler come?": a plan told beside it in the same conversation, for another
+    thing ("grout samples by the 12th"), is not what the day replaced."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "bathroom update, the tiler is lined up for sometime next month. the grout samples "
+        "should be here by the 12th",
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=5), "the tiler finally came on monday")
+    index(alice)
+
+    answer = ask(alice, "when did the tiler come")
+
+    assert answer.kind == "answer" and "tiler finally came" in answer.text
+    assert "grout" not in answer.text and "before:" not in answer.text, answer.text
+
+
 def test_a_question_about_before_gets_the_earlier_value(alice, index):
     """ "What did I charge before I put it up?" asks for the value a later one replaced, though
     the earlier sentence says neither "charge" nor "before"."""

@@ -117,6 +117,20 @@ def test_a_pace_is_not_a_time_of_day(said):
     assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]
 
 
+@pytest.mark.parametrize(
+    ("said", "hour"),
+    [("swim at 5:30 and aftercare til 6", 18), ("the chemist is open until 9", 9),
+     ("cant leave till 4, school run", 16)],
+)  # fmt: skip
+def test_a_bare_hour_after_until_is_a_time_of_day(said, hour):
+    assert hour in [m.time.hour for m in dates.find(said, today=WEDNESDAY) if m.time]
+
+
+@pytest.mark.parametrize("said", ["staying till 12 days", "off until 14 april", "until 20"])
+def test_until_a_number_that_is_no_hour_is_no_time(said):
+    assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]
+
+
 def test_a_bare_sum_is_an_amount_only_when_a_sum_is_asked_for():
     said = "the roofers quote came thru on weds … 4,850. covers scaffolding and the flashing"
 

@@ -29,7 +29,7 @@ _TIME_CLOCK = re.compile(
     r"(?!\s*(?:pace|(?:min(?:ute)?s?\s*)?(?:/|per\s)\s*(?:mile|mi|km|k)\b))"
 )
 _TIME_AT = re.compile(
-    r"\b(at|@|around|by)\s+(\d{1,2})\b(?![:.,/]?\d)(?!\s*(?:%|k\b|grand|quid|pounds|dollars|"
+    r"\b(at|@|around|by|til|till|until)\s+(\d{1,2})\b(?![:.,/]?\d)(?!\s*(?:%|k\b|grand|quid|pounds|dollars|"
     r"euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|years?|yrs?\b|people|kids|"
     r"percent|miles?|km|st\b|nd\b|rd\b|th\b))"
 )
