@@ -54,6 +54,7 @@ from conversations.candidates import (
     is_narrative,
     said_later,
     share_of,
+    time_only,
     told_only,
     value_of,
 )
@@ -93,6 +94,7 @@ TYPE_WEIGHT = 0.35
 # The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
 SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place", "name"})
 TOLD_ON_SHARE = 0.25  # of TYPE_WEIGHT, for a day that is only the day it was told
+TIME_ONLY_SHARE = 0.5  # of TYPE_WEIGHT, for a time of day with no day, asked "when"
 RANK_WEIGHT = 0.15
 SOURCE_WEIGHT = {
     Memory.Kind.FACT: 0.1,
@@ -146,7 +148,14 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
         if value_of(candidate, question):
             # "when did …": a sentence that names the day outranks one that only tells it
             # happened (and so happened on the day it was told).
-            score += TYPE_WEIGHT * (TOLD_ON_SHARE if told_only(candidate, question) else 1.0)
+            # A time of day with no day ("she comes two till four now") answers "when" in part.
+            score += TYPE_WEIGHT * (
+                TOLD_ON_SHARE
+                if told_only(candidate, question)
+                else TIME_ONLY_SHARE
+                if time_only(candidate, question)
+                else 1.0
+            )
         elif question.wanted != "name":
             score *= WRONG_KIND_WEIGHT
     score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))
@@ -179,6 +188,15 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     # less of it: "football's moved to wednesdays at 5" after "Fionn has football on
     # thursdays"; "orla's doing my return again, £380" before "shes charging £410 now".
     earlier, later = (best, c) if c.said_on > best.said_on else (c, best)
+    struck = _replaced_in(later, question.wanted)
+    if (
+        struck
+        and _same_value(struck, value_of(earlier, question))
+        and subject & (c.terms | c.around)
+    ):
+        # The later one says it replaced the very value the earlier one gives: "$118 a month now
+        # instead of 142" after "adding Lena would be $142 a month".
+        return True
     if c is earlier and not asks and not _bare(c):
         # An earlier word that only its conversation ties to the thing: a sentence beside it
         # there ("the shed moved on saturday", before "the defib went up") tells another.
@@ -195,7 +213,9 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
                 values.says_it_changed(later.sentence)
                 or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
             )
-            and bool(subject & (c.terms | c.around))
+            # it names the thing, or the sentences around it do, more than by one word of it
+            # ("tuesday", beside "Bernie's hours changed", for Eva's swimming)
+            and bool(subject & c.terms or share_of(subject, c.around, question) >= SUBJECT_SHARE)
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
 
@@ -270,7 +290,12 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
         current = min(told, key=lambda c: (c.said_on, c.rank, order[id(c)]))
     else:
         current = max(told, key=lambda c: (c.said_on, -c.rank, -order[id(c)]))
-    told.sort(key=lambda c: (c.said_on, -c.rank))
+    # Nearest in time first; of those said together, the one that answers best ("eva has
+    # swimming on tuesdays at five fifteen", not "… and Eva at two fifty" beside it).
+    if question.about_the_past:
+        told.sort(key=lambda c: (c.said_on, order[id(c)]))
+    else:
+        told.sort(key=lambda c: (c.said_on, -order[id(c)]), reverse=True)
     if current.hit.components.get("replaces") and not question.about_the_past:
         return current, None  # what it replaced is recorded: that is the "before"
     value = value_of(current, question)
@@ -278,7 +303,7 @@ def _current(best: Candidate, scored: list[Candidate], question: Question, owner
     # "its tues may 12 now, not may 5": the sentence says what it replaced, so an earlier one
     # is its "before" only when it gives that value.
     struck = "" if question.about_the_past else _replaced_in(current, kind)
-    for earlier in reversed(told) if not question.about_the_past else told:
+    for earlier in told:
         if earlier.hit.memory_id == current.hit.memory_id:
             continue
         # The earlier value of the same kind: a time before a time, not a schedule.
@@ -312,10 +337,15 @@ def _same_value(one: str, other: str) -> bool:
 
 
 def _value_kind(candidate: Candidate, question: Question) -> str | None:
-    """The kind of value ``candidate`` answers with: a time for "when" when what it names is a
-    time of day ("pickup moved to 3:30": a time, to set against a time)."""
-    if question.wanted == "date" and value_of(candidate, question) == held_value(candidate, "time"):
-        return "time"
+    """The kind of value ``candidate`` answers with: for "when", a time when what it names is a
+    time of day ("pickup moved to 3:30": a time, to set against a time), a schedule when it
+    names one."""
+    if question.wanted == "date":
+        value = value_of(candidate, question)
+        # "shopping is wednesdays instead": a schedule, to set against a schedule
+        for kind in ("time", "schedule"):
+            if value == held_value(candidate, kind, about=frozenset(question.weights)):
+                return kind
     return question.wanted
 
 

@@ -201,11 +201,19 @@ def told_only(candidate: Candidate, question: Question) -> bool:
     return question.happened and not held_value(candidate, question.wanted)
 
 
+def time_only(candidate: Candidate, question: Question) -> bool:
+    """Whether the answer ``candidate`` gives to "when …" is a time of day and no day ("she
+    comes two till four now")."""
+    return question.wanted == "date" and value_of(candidate, question) == held_value(
+        candidate, "time"
+    )
+
+
 def continued(candidates: list[Candidate], question: Question) -> list[Candidate]:
     """What was said and what the member said next, read as one: "mareks quote finally came
     thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
     question but holds no value of the kind asked for (for "when did …", no day but the one it
-    was told on), once: the rest of the message when the
+    was told on; for "when …", a time and no day), once: the rest of the message when the
     sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
     member's next message."""
     if question.wanted not in VALUE_KINDS and question.wanted != "date":
@@ -216,7 +224,7 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
         if c.hit.memory.kind == Memory.Kind.SAID
         and c.hit.memory.message_id is not None
         and question.coverage(c.terms, c.context) >= MIN_COVERAGE
-        and (not value_of(c, question) or told_only(c, question))
+        and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
     ]
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
     asked = Message.objects.filter(

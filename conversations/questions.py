@@ -443,13 +443,13 @@ def _alike(word: str, other: str) -> bool:
     )
 
 
-# Words that ask for the value as it is now; for a question that is not about when, they name
-# nothing the answer says ("how much is the rent these days").
-_CURRENT_FRAME = re.compile(
-    r"\b(?:this|these) (?:year|yr|month|week|time|days)\b|\bat the moment\b|\bnowadays\b|"
-    r"\bcurrently\b|\bright now\b",
-    re.I,
+# Words that ask for the value as it is now, and name nothing the answer says ("how much is
+# the rent these days", "when does bernie come these days"); a period ("this year", "this
+# week") is one only for a question that is not about when.
+_NOW_FRAME = re.compile(
+    r"\bthese days\b|\bat the moment\b|\bnowadays\b|\bcurrently\b|\bright now\b", re.I
 )
+_CURRENT_FRAME = re.compile(r"\b(?:this|these) (?:year|yr|month|week|time)\b", re.I)
 _WHEN_KINDS = frozenset({"date", "time", "schedule", "duration"})
 
 
@@ -463,6 +463,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     question = asked_part(question)
     text = normalise(question)
     wanted = asks_for(question)
+    text = _NOW_FRAME.sub(" ", text)
     if wanted not in _WHEN_KINDS:
         # "what's orla charging this year": the current value, not a thing said with "year".
         text = _CURRENT_FRAME.sub(" ", text)

@@ -245,6 +245,87 @@ def test_what_happened_has_no_before_from_another_thing_said_beside_it(alice, in
     assert "grout" not in answer.text and "before:" not in answer.text, answer.text
 
 
+def test_a_time_with_no_day_reads_on_to_the_days_for_when(alice, index):
+    """ "When does the carer come these days?": "two till four" is a time; the member's next
+    message gives the days. ("These days" asks for now; it names no days.)"""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=6),
+        "the carer's hours changed, she comes two till four now instead of mornings",
+        "mondays wednesdays and fridays",
+    )
+    index(alice)
+
+    first = ask(alice, "when does the carer come these days").text.splitlines()[0]
+
+    assert first.startswith("weekly on Monday, Wednesday and Friday — "), first
+
+
+def test_a_later_change_to_another_thing_is_not_the_current_value(alice, index):
+    """Eva's swimming moved to 6; later, the childminder's hours changed, told beside "tuesdays".
+    That later change is of another thing, not the current time of Eva's swimming."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "eva has swimming on tuesdays at 5:15 at the leisure centre",
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=30), "eva's swimming is at 6 now on tuesdays, not 5:15"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=4),
+        "the childminder's hours changed so she comes at 2 now.",
+        "she does mondays and tuesdays now",
+    )
+    index(alice)
+
+    first = ask(alice, "what time is eva swimming at on tuesdays now").text.splitlines()[0]
+
+    assert first.startswith("6pm — "), first
+    assert "2pm" not in first
+
+
+def test_the_value_replaced_is_the_earlier_sentence_that_answers_best(alice, index):
+    """Two of one message's sentences give a time and name Eva; the one about her swimming is
+    what "swimming is at 6 now" replaced, not her school's end beside it."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "new term schedule. eva has swimming on tuesdays at 5:15 in the leisure centre. eva "
+        "finishes school at 2:50 on tuesdays",
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=20), "eva's swimming is at 6 now")
+    index(alice)
+
+    first = ask(alice, "what time is eva swimming at on tuesdays now").text.splitlines()[0]
+
+    assert first.startswith("6pm — ") and "before: 5:15pm" in first, first
+
+
+def test_a_schedule_replaces_a_schedule_not_a_day_said_beside_it(alice, index):
+    """ "Nora's shopping is wednesdays instead" replaced "every thursday", not the Sunday she
+    had a fall on, though that sentence names her too."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=90),
+        "i said id do her shopping every thursday after my early shift",
+        "bit of a worry with nora next door, she had a fall in the kitchen on sunday. nora's "
+        "son rang from boston on sunday too",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "my roster changed, im on lates thursdays now so noras shopping is wednesdays instead",
+    )
+    index(alice)
+
+    first = ask(alice, "what day am i doing noras shopping these days").text.splitlines()[0]
+
+    assert first.startswith("weekly on Wednesday — "), first
+    assert "before: every Thursday" in first and "fall" not in first, first
+
+
 def test_a_question_about_before_gets_the_earlier_value(alice, index):
     """ "What did I charge before I put it up?" asks for the value a later one replaced, though
     the earlier sentence says neither "charge" nor "before"."""

@@ -126,6 +126,29 @@ def test_a_bare_hour_after_until_is_a_time_of_day(said, hour):
     assert hour in [m.time.hour for m in dates.find(said, today=WEDNESDAY) if m.time]
 
 
+@pytest.mark.parametrize(
+    ("said", "hour", "minute"),
+    [("her swimming is at six now on tuesdays", 18, 0),
+     ("the check is on the twenty fourth at eleven fifteen", 11, 15),
+     ("leaving at five thirty tomorrow", 17, 30),
+     # a span of hours is its first hour, not "till four"
+     ("the carer comes two till four", 14, 0), ("saturdays from 9 to 1", 9, 0)],
+)  # fmt: skip
+def test_a_time_dictated_in_words_is_a_time_of_day(said, hour, minute):
+    assert [(m.time.hour, m.time.minute) for m in dates.find(said, today=WEDNESDAY) if m.time] == [
+        (hour, minute)
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["at one point we nearly sold it", "at two of them", "by three or four days",
+     "at six months old", "the forms are due by 5 September", "paid by 12 may"],
+)  # fmt: skip
+def test_a_count_or_a_day_after_at_or_by_is_no_time(said):
+    assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]
+
+
 @pytest.mark.parametrize("said", ["staying till 12 days", "off until 14 april", "until 20"])
 def test_until_a_number_that_is_no_hour_is_no_time(said):
     assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from datetime import time
 
-from talkingrock.language.mentions import Finder, Mention, alternation
+from talkingrock.language.mentions import MON, Finder, Mention, alternation
 
 _HOURS_IN_WORDS = {
     word: n
@@ -28,10 +28,29 @@ _TIME_CLOCK = re.compile(
     r"\b(?:(at|@|around|about|by|from|till|until)\s*)?(\d{1,2}):(\d{2})\b"
     r"(?!\s*(?:pace|(?:min(?:ute)?s?\s*)?(?:/|per\s)\s*(?:mile|mi|km|k)\b))"
 )
-_TIME_AT = re.compile(
-    r"\b(at|@|around|by|til|till|until)\s+(\d{1,2})\b(?![:.,/]?\d)(?!\s*(?:%|k\b|grand|quid|pounds|dollars|"
-    r"euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|years?|yrs?\b|people|kids|"
-    r"percent|miles?|km|st\b|nd\b|rd\b|th\b))"
+# What a number after "at" or "by" counts when it is no hour: "by 5 September", "at 40 quid".
+_NOT_AN_HOUR = (
+    r"%|k\b|grand|quid|pounds|dollars|euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|"
+    rf"years?|yrs?\b|people|kids|percent|miles?|km|st\b|nd\b|rd\b|th\b|(?:of\s+)?(?:{MON})\b"
+)
+_LEADS = r"at|@|around|by|til|till|until"
+_TIME_AT = re.compile(rf"\b({_LEADS})\s+(\d{{1,2}})\b(?![:.,/]?\d)(?!\s*(?:{_NOT_AN_HOUR}))")
+# Dictated: "swimming is at six now", "at eleven fifteen", "two till four". Not "one" ("at one
+# point"), nor a count ("at two of them", "by three or four days", "at six months").
+_HOURS_AFTER_ONE = alternation(word for word, n in _HOURS_IN_WORDS.items() if n > 1)
+_MINUTES_IN_WORDS = {
+    "o'clock": 0, "oclock": 0, "fifteen": 15, "thirty": 30, "forty five": 45,
+    "twenty five": 25, "twenty": 20, "forty": 40, "fifty": 50,
+}  # fmt: skip
+_TIME_AT_WORDS = re.compile(
+    rf"\b({_LEADS})\s+({_HOURS_AFTER_ONE})(?:\s+({alternation(_MINUTES_IN_WORDS)}))?\b"
+    rf"(?!\s*(?:of\b|or\b|and\b|-|{_NOT_AN_HOUR}))"
+)
+# A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
+_HOUR = rf"\d{{1,2}}|{alternation(_HOURS_IN_WORDS)}"
+_TIME_SPAN = re.compile(
+    rf"\b(?:(from)\s+({_HOUR})\s+(?:to|till|til|until)|({_HOUR})\s+(?:till|til|until))\s+"
+    rf"(?:{_HOUR})\b(?![:.,/]?\d)(?!\s*(?:{_NOT_AN_HOUR}))"
 )
 _TIME_HALF = re.compile(
     rf"\b(?:(at|around|by)\s+)?half\s+(?:past\s+)?({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
@@ -80,6 +99,17 @@ def read_times(f: Finder) -> list[Mention]:
             return None
         return {"time": clock_time(hour, 0, evening=evening), "lead": m[1]}
 
+    def span(m: re.Match) -> dict | None:
+        start = m[2] or m[3]
+        hour = int(start) if start.isdigit() else _HOURS_IN_WORDS[start]
+        moment = clock_time(hour, 0, evening=evening) if 1 <= hour <= 12 else None
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
+    def at_words(m: re.Match) -> dict | None:
+        minutes = m[3] and _MINUTES_IN_WORDS[re.sub(r"[\s-]+", " ", m[3])]
+        moment = clock_time(_HOURS_IN_WORDS[m[2]], minutes or 0, evening=evening)
+        return None if moment is None else {"time": moment, "lead": m[1]}
+
     def half(m: re.Match) -> dict | None:
         hour = int(m[2]) if m[2].isdigit() else _HOURS_IN_WORDS[m[2]]
         moment = clock_time(hour, 30, evening=evening) if 1 <= hour <= 12 else None
@@ -90,7 +120,9 @@ def read_times(f: Finder) -> list[Mention]:
 
     times.each(_TIME_AMPM, ampm, "time")
     times.each(_TIME_CLOCK, clock, "time")
+    times.each(_TIME_SPAN, span, "time")
     times.each(_TIME_AT, at, "time")
+    times.each(_TIME_AT_WORDS, at_words, "time")
     times.each(_TIME_HALF, half, "time")
     times.each(_TIME_NAMED, named, "time")
     f.low = times.low
