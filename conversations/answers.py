@@ -210,12 +210,23 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
         or (
             c.rank < LATER_RANK  # found for the question: its conversation may name it
             and (
-                values.says_it_changed(later.sentence)
-                or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
+                # it names the thing, and says it changed or covers enough of the question
+                (
+                    subject & c.terms
+                    and (
+                        values.says_it_changed(later.sentence)
+                        or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
+                    )
+                )
+                # or only the sentences around it name it, more than by one word of it
+                # ("tuesday", beside "Bernie's hours changed", for Eva's swimming), and the
+                # later one says it changed: not "fridays r tight if I have a late pt", told
+                # beside Sami's swim meet
+                or (
+                    share_of(subject, c.around, question) >= SUBJECT_SHARE
+                    and values.says_it_changed(later.sentence)
+                )
             )
-            # it names the thing, or the sentences around it do, more than by one word of it
-            # ("tuesday", beside "Bernie's hours changed", for Eva's swimming)
-            and bool(subject & c.terms or share_of(subject, c.around, question) >= SUBJECT_SHARE)
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
 

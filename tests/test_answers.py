@@ -326,6 +326,26 @@ def test_a_schedule_replaces_a_schedule_not_a_day_said_beside_it(alice, index):
     assert "before: every Thursday" in first and "fall" not in first, first
 
 
+def test_a_later_day_told_beside_the_thing_but_not_of_it_is_not_its_new_value(alice, index):
+    """ "fridays r tight if i have a late shift", told beside Sami's swim meet, says nothing of
+    his swimming days and says nothing changed: they are still Tuesday and Thursday."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=50), "sami swim tue + thu 5:30 at westbrook pool"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=8),
+        "sami made the regional swim meet!! coach is thrilled",
+        "fridays r tight if i have a late shift tho",
+    )
+    index(alice)
+
+    first = ask(alice, "which days is sami swimming").text.splitlines()[0]
+
+    assert first.startswith("weekly on Tuesday and Thursday"), first
+    assert "Friday" not in first, first
+
+
 def test_a_question_about_before_gets_the_earlier_value(alice, index):
     """ "What did I charge before I put it up?" asks for the value a later one replaced, though
     the earlier sentence says neither "charge" nor "before"."""
