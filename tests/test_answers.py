@@ -227,123 +227,59 @@ def test_a_difference_with_only_one_amount_said_is_not_made_up(alice, index):
     assert "against" not in answer.text
 
 
-def test_what_happened_has_no_before_from_another_thing_said_beside_it(alice, index):
-    """ "When did the tiler come?": a plan told beside it in the same conversation, for another
-    thing ("grout samples by the 12th"), is not what the day replaced."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=30),
-        "bathroom update, the tiler is lined up for sometime next month. the grout samples "
-        "should be here by the 12th",
-    )
-    _said_in_a_conversation(alice, NOW - timedelta(days=5), "the tiler finally came on monday")
+@pytest.mark.parametrize(
+    ("told", "question", "lead", "shows", "hides"),
+    [
+        # A plan for another thing told beside what happened ("grout samples by the 12th") is
+        # not what its day replaced.
+        ([(30, "bathroom update, the tiler is lined up for sometime next month. the grout "
+               "samples should be here by the 12th"),
+          (5, "the tiler finally came on monday")],
+         "when did the tiler come", "", "tiler finally came", ["grout", "before:"]),
+        # "When": a time with no day reads on to the member's next words for the days; "these
+        # days" asks for now and names no days.
+        ([(6, "the carer's hours changed, she comes two till four now instead of mornings",
+              "mondays wednesdays and fridays")],
+         "when does the carer come these days", "weekly on Monday, Wednesday and Friday — ",
+         "", []),
+        # A later change of another thing, told beside one word of the question ("tuesdays"),
+        # is not the current value.
+        ([(60, "eva has swimming on tuesdays at 5:15 at the leisure centre"),
+          (30, "eva's swimming is at 6 now on tuesdays, not 5:15"),
+          (4, "the childminder's hours changed so she comes at 2 now.",
+              "she does mondays and tuesdays now")],
+         "what time is eva swimming at on tuesdays now", "6pm — ", "", ["2pm"]),
+        # Nor is a later day told beside the thing that says nothing changed.
+        ([(50, "sami swim tue + thu 5:30 at westbrook pool"),
+          (8, "sami made the regional swim meet!! coach is thrilled",
+              "fridays r tight if i have a late shift tho")],
+         "which days is sami swimming", "weekly on Tuesday and Thursday", "", ["Friday"]),
+        # Of two earlier sentences said together, the before is the one that answers best.
+        ([(60, "new term schedule. eva has swimming on tuesdays at 5:15 in the leisure centre. "
+               "eva finishes school at 2:50 on tuesdays"),
+          (20, "eva's swimming is at 6 now")],
+         "what time is eva swimming at on tuesdays now", "6pm — ", "before: 5:15pm", []),
+        # A schedule replaces a schedule, not the day Nora had a fall, though that names her.
+        ([(90, "i said id do her shopping every thursday after my early shift",
+               "bit of a worry with nora next door, she had a fall in the kitchen on sunday. "
+               "nora's son rang from boston on sunday too"),
+          (10, "my roster changed, im on lates thursdays now so noras shopping is wednesdays "
+               "instead")],
+         "what day am i doing noras shopping these days", "weekly on Wednesday — ",
+         "before: every Thursday", ["fall"]),
+    ],
+)  # fmt: skip
+def test_an_answer_shows_the_current_value_and_only_what_it_replaced(
+    alice, index, told, question, lead, shows, hides
+):
+    for days, *lines in told:
+        _said_in_a_conversation(alice, NOW - timedelta(days=days), *lines)
     index(alice)
 
-    answer = ask(alice, "when did the tiler come")
+    first = ask(alice, question).text.splitlines()[0]
 
-    assert answer.kind == "answer" and "tiler finally came" in answer.text
-    assert "grout" not in answer.text and "before:" not in answer.text, answer.text
-
-
-def test_a_time_with_no_day_reads_on_to_the_days_for_when(alice, index):
-    """ "When does the carer come these days?": "two till four" is a time; the member's next
-    message gives the days. ("These days" asks for now; it names no days.)"""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=6),
-        "the carer's hours changed, she comes two till four now instead of mornings",
-        "mondays wednesdays and fridays",
-    )
-    index(alice)
-
-    first = ask(alice, "when does the carer come these days").text.splitlines()[0]
-
-    assert first.startswith("weekly on Monday, Wednesday and Friday — "), first
-
-
-def test_a_later_change_to_another_thing_is_not_the_current_value(alice, index):
-    """Eva's swimming moved to 6; later, the childminder's hours changed, told beside "tuesdays".
-    That later change is of another thing, not the current time of Eva's swimming."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=60),
-        "eva has swimming on tuesdays at 5:15 at the leisure centre",
-    )
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=30), "eva's swimming is at 6 now on tuesdays, not 5:15"
-    )
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=4),
-        "the childminder's hours changed so she comes at 2 now.",
-        "she does mondays and tuesdays now",
-    )
-    index(alice)
-
-    first = ask(alice, "what time is eva swimming at on tuesdays now").text.splitlines()[0]
-
-    assert first.startswith("6pm — "), first
-    assert "2pm" not in first
-
-
-def test_the_value_replaced_is_the_earlier_sentence_that_answers_best(alice, index):
-    """Two of one message's sentences give a time and name Eva; the one about her swimming is
-    what "swimming is at 6 now" replaced, not her school's end beside it."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=60),
-        "new term schedule. eva has swimming on tuesdays at 5:15 in the leisure centre. eva "
-        "finishes school at 2:50 on tuesdays",
-    )
-    _said_in_a_conversation(alice, NOW - timedelta(days=20), "eva's swimming is at 6 now")
-    index(alice)
-
-    first = ask(alice, "what time is eva swimming at on tuesdays now").text.splitlines()[0]
-
-    assert first.startswith("6pm — ") and "before: 5:15pm" in first, first
-
-
-def test_a_schedule_replaces_a_schedule_not_a_day_said_beside_it(alice, index):
-    """ "Nora's shopping is wednesdays instead" replaced "every thursday", not the Sunday she
-    had a fall on, though that sentence names her too."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=90),
-        "i said id do her shopping every thursday after my early shift",
-        "bit of a worry with nora next door, she had a fall in the kitchen on sunday. nora's "
-        "son rang from boston on sunday too",
-    )
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=10),
-        "my roster changed, im on lates thursdays now so noras shopping is wednesdays instead",
-    )
-    index(alice)
-
-    first = ask(alice, "what day am i doing noras shopping these days").text.splitlines()[0]
-
-    assert first.startswith("weekly on Wednesday — "), first
-    assert "before: every Thursday" in first and "fall" not in first, first
-
-
-def test_a_later_day_told_beside_the_thing_but_not_of_it_is_not_its_new_value(alice, index):
-    """ "fridays r tight if i have a late shift", told beside Sami's swim meet, says nothing of
-    his swimming days and says nothing changed: they are still Tuesday and Thursday."""
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=50), "sami swim tue + thu 5:30 at westbrook pool"
-    )
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=8),
-        "sami made the regional swim meet!! coach is thrilled",
-        "fridays r tight if i have a late shift tho",
-    )
-    index(alice)
-
-    first = ask(alice, "which days is sami swimming").text.splitlines()[0]
-
-    assert first.startswith("weekly on Tuesday and Thursday"), first
-    assert "Friday" not in first, first
+    assert first.startswith(lead) and shows in first, first
+    assert not [word for word in hides if word in first], first
 
 
 def test_a_question_about_before_gets_the_earlier_value(alice, index):
