@@ -163,6 +163,8 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
     score += NARRATIVE_WEIGHT if is_narrative(memory) else SOURCE_WEIGHT.get(memory.kind, 0.0)
     if memory.valid_to is not None:
         score *= REPLACED_WEIGHT
+    if question.at_another_place(candidate.sentence):
+        score *= WRONG_KIND_WEIGHT
     return score
 
 

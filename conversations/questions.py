@@ -416,6 +416,17 @@ class Question:
     unknown_names: tuple[str, ...] = ()
     about_the_past: bool = False
     happened: bool = False  # asks when something happened ("when did …")
+    # the places it names, by the stems of their words ("my manager at Greenhaven")
+    places: frozenset[str] = frozenset()
+
+    def at_another_place(self, sentence: str) -> bool:
+        """Whether ``sentence`` names a place, none of those the question names, and none of
+        the question's places: "Sandra, my manager at Kellaway's" for "who will my manager be
+        at Greenhaven"."""
+        if not self.places:
+            return False
+        named = places_at(sentence)
+        return bool(named) and not named & self.places and not content_terms(sentence) & self.places
 
     def covers(self, term: str, terms: frozenset[str]) -> bool:
         if term in terms:
@@ -451,6 +462,20 @@ _NOW_FRAME = re.compile(
 )
 _CURRENT_FRAME = re.compile(r"\b(?:this|these) (?:year|yr|month|week|time)\b", re.I)
 _WHEN_KINDS = frozenset({"date", "time", "schedule", "duration"})
+
+
+_AT = re.compile(r"\b(?:at|in)\s*$", re.I)
+
+
+def places_at(text: str) -> frozenset[str]:
+    """The stems of the words of the places ``text`` says something is at or in ("my manager
+    at Greenhaven", "the coach at Westfield"), not a place it only names."""
+    return frozenset(
+        stem(word)
+        for place in places.places_in(text)
+        if _AT.search(text[: place.start])
+        for word in words_of(place.words.lower())
+    )
 
 
 def read_question(owner, question: str, *, asked_in_index: bool = False) -> Question:
@@ -508,4 +533,5 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         tuple(unknown),
         past,
         bool(_HAPPENED.search(text.lower())),
+        places_at(question) & weights.keys(),
     )

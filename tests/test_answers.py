@@ -282,6 +282,20 @@ def test_an_answer_shows_the_current_value_and_only_what_it_replaced(
     assert not [word for word in hides if word in first], first
 
 
+@pytest.mark.parametrize(
+    ("sentence", "elsewhere"),
+    [("Sandra, my manager at Kellaway's, has agreed.", True),
+     ("My manager there will be Priya Nandakumar.", False),
+     ("my manager at Greenhaven is Priya", False),
+     # a name after "will be" is no place the sentence is at
+     ("the new manager will be Marta Quinn", False)],
+)  # fmt: skip
+def test_a_sentence_at_another_place_than_the_one_asked_about_is_told(alice, sentence, elsewhere):
+    asked = questions.read_question(alice, "Who will my manager be at Greenhaven?")
+
+    assert asked.at_another_place(sentence) is elsewhere
+
+
 def test_a_question_about_before_gets_the_earlier_value(alice, index):
     """ "What did I charge before I put it up?" asks for the value a later one replaced, though
     the earlier sentence says neither "charge" nor "before"."""
