@@ -109,6 +109,9 @@ NARRATIVE_WEIGHT = -0.1
 # share of its score.
 WRONG_KIND_WEIGHT = 0.5
 REPLACED_WEIGHT = 0.5  # a value a later one replaced keeps half its score
+# A sentence at another place than the one asked about ("my manager at Kellaway's", asked who
+# the manager at Greenhaven is) keeps this share of its score.
+ELSEWHERE_WEIGHT = 0.5
 EMPTY_WEIGHT = 0.5  # a sentence that only repeats the question's words
 SECOND_MIN_GAIN = 0.25  # a second sentence is added when it covers this much more
 # A memory this close in meaning answers though it shares few words ("any ideas for the garden?"
@@ -164,7 +167,7 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
     if memory.valid_to is not None:
         score *= REPLACED_WEIGHT
     if question.at_another_place(candidate.sentence):
-        score *= WRONG_KIND_WEIGHT
+        score *= ELSEWHERE_WEIGHT
     return score
 
 

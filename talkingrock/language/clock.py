@@ -1,5 +1,7 @@
-"""Times of day as people say them ("3pm", "10:30", "at 9", "half 3", "noon"), and a time said
-next to a day or a schedule taken as its time ("tmrw at 10:30", "every other saturday at 10").
+"""Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "noon"), or
+dictate them ("at six", "at eleven fifteen", "two till four": a span of hours at its first),
+and a time said next to a day or a schedule taken as its time ("tmrw at 10:30", "every other
+saturday at 10").
 Run by talkingrock/language/dates.py's ``find``; a time without am or pm is in the afternoon
 from 1 to 7 and in the morning from 8 to 11, as household times are, and in the evening when
 the text is about one ("dinner at 8")."""
