@@ -166,7 +166,7 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
     score += NARRATIVE_WEIGHT if is_narrative(memory) else SOURCE_WEIGHT.get(memory.kind, 0.0)
     if memory.valid_to is not None:
         score *= REPLACED_WEIGHT
-    if question.at_another_place(candidate.sentence):
+    if question.at_another_place(candidate.sentence, candidate.terms):
         score *= ELSEWHERE_WEIGHT
     return score
 
@@ -176,7 +176,6 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
     if not _same_measure(best, c, question):
         return False
-    asks = any(question.covers(t, c.terms) for t in question.weights)
     names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE
     if c.said_on.date() == best.said_on.date():
         # Said the same day, another sentence with a value is about another thing ("a recheck
@@ -202,7 +201,7 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
         # The later one says it replaced the very value the earlier one gives: "$118 a month now
         # instead of 142" after "adding Lena would be $142 a month".
         return True
-    if c is earlier and not asks and not _bare(c):
+    if c is earlier and not _names_any(c, question) and not _bare(c):
         # An earlier word that only its conversation ties to the thing: a sentence beside it
         # there ("the shed moved on saturday", before "the defib went up") tells another.
         return False
@@ -234,6 +233,11 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
             )
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _names_any(candidate: Candidate, question: Question) -> bool:
+    """Whether ``candidate`` itself says any of the question's words."""
+    return any(question.covers(term, candidate.terms) for term in question.weights)
 
 
 def _bare(candidate: Candidate) -> bool:
@@ -356,12 +360,13 @@ def _value_kind(candidate: Candidate, question: Question) -> str | None:
     """The kind of value ``candidate`` answers with: for "when", a time when what it names is a
     time of day ("pickup moved to 3:30": a time, to set against a time), a schedule when it
     names one."""
+    if time_only(candidate, question):
+        return "time"
     if question.wanted == "date":
-        value = value_of(candidate, question)
         # "shopping is wednesdays instead": a schedule, to set against a schedule
-        for kind in ("time", "schedule"):
-            if value == held_value(candidate, kind, about=frozenset(question.weights)):
-                return kind
+        value = value_of(candidate, question)
+        if value and value == held_value(candidate, "schedule", about=frozenset(question.weights)):
+            return "schedule"
     return question.wanted
 
 

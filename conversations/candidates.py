@@ -204,9 +204,10 @@ def told_only(candidate: Candidate, question: Question) -> bool:
 def time_only(candidate: Candidate, question: Question) -> bool:
     """Whether the answer ``candidate`` gives to "when …" is a time of day and no day ("she
     comes two till four now")."""
-    return question.wanted == "date" and value_of(candidate, question) == held_value(
-        candidate, "time"
-    )
+    if question.wanted != "date":
+        return False
+    value = value_of(candidate, question)
+    return bool(value) and value == held_value(candidate, "time", about=frozenset(question.weights))
 
 
 def continued(candidates: list[Candidate], question: Question) -> list[Candidate]:

@@ -419,14 +419,14 @@ class Question:
     # the places it names, by the stems of their words ("my manager at Greenhaven")
     places: frozenset[str] = frozenset()
 
-    def at_another_place(self, sentence: str) -> bool:
-        """Whether ``sentence`` names a place, none of those the question names, and none of
-        the question's places: "Sandra, my manager at Kellaway's" for "who will my manager be
-        at Greenhaven"."""
-        if not self.places:
+    def at_another_place(self, sentence: str, terms: frozenset[str]) -> bool:
+        """Whether ``sentence`` (its content words ``terms``) says something is at a place, not
+        one the question asks about, and names none of those: "Sandra, my manager at
+        Kellaway's" for "who will my manager be at Greenhaven"."""
+        if not self.places or terms & self.places:
             return False
         named = places_at(sentence)
-        return bool(named) and not named & self.places and not content_terms(sentence) & self.places
+        return bool(named) and not named & self.places
 
     def covers(self, term: str, terms: frozenset[str]) -> bool:
         if term in terms:
@@ -465,11 +465,14 @@ _WHEN_KINDS = frozenset({"date", "time", "schedule", "duration"})
 
 
 _AT = re.compile(r"\b(?:at|in)\s*$", re.I)
+_AT_ANY = re.compile(r"\b(?:at|in)\b", re.I)
 
 
 def places_at(text: str) -> frozenset[str]:
     """The stems of the words of the places ``text`` says something is at or in ("my manager
     at Greenhaven", "the coach at Westfield"), not a place it only names."""
+    if not _AT_ANY.search(text):
+        return frozenset()  # no "at" or "in": no parse
     return frozenset(
         stem(word)
         for place in places.places_in(text)
