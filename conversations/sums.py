@@ -46,12 +46,28 @@ def amounts_in(candidate: Candidate) -> list:
     return [a for a in found if a.is_money or not a.unit]
 
 
-def _counts_in(candidate: Candidate) -> list[int]:
-    """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums."""
+def _counts_said(candidate: Candidate) -> list[tuple[int, bool]]:
+    """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums, each
+    with whether it is said as the one that no longer holds ("40 planters, not 30")."""
     said_on = timezone.localtime(candidate.said_on).date()
     skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
     skip += [(a.start, a.end) for a in amounts.find(candidate.sentence, skip=skip)]
-    return [n for _, n in amounts.counts(candidate.sentence, skip=skip)]
+    return [
+        (n, struck_out(candidate.sentence, start))
+        for start, n in amounts.counts(candidate.sentence, skip=skip)
+    ]
+
+
+def _counts_in(candidate: Candidate) -> list[int]:
+    """The counts ``candidate`` says that still hold."""
+    return [n for n, struck in _counts_said(candidate) if not struck]
+
+
+def _strikes_a_count(candidate: Candidate, counts: set[int]) -> bool:
+    """Whether ``candidate`` says one of ``counts`` no longer holds: "she's bumped it to 40
+    planters, not 30!!" after "wants 30 … at $22 each", about the same order though it names
+    it only as "it"."""
+    return any(struck and n in counts for n, struck in _counts_said(candidate))
 
 
 def _price_each(chosen: list[Candidate]):
@@ -88,16 +104,23 @@ def latest_count(
     if not subject or _price_each(chosen) is None:
         return None
     pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
+    chosen_counts = {n for c in chosen for n in _counts_in(c)}
     counted = [
         c
         for c in [*chosen, *pool]
-        if _counts_in(c) and share_of(subject, c.terms, question) >= SUBJECT_SHARE
+        if _counts_in(c)
+        and (
+            share_of(subject, c.terms, question) >= SUBJECT_SHARE
+            or _strikes_a_count(c, chosen_counts)
+        )
     ]
     if not counted:
         return None
     latest = max(counted, key=lambda c: (c.said_on, -c.rank))
-    taken = {c.hit.memory_id for c in chosen}
-    return None if latest.hit.memory_id in taken else latest
+    # A sentence, not its message: "… came thru in writing" may be chosen, and "but she's
+    # upped it to 60" after it in the same message is still to add.
+    taken = {(c.hit.memory_id, c.sentence) for c in chosen}
+    return None if (latest.hit.memory_id, latest.sentence) in taken else latest
 
 
 def other_amount(
@@ -116,13 +139,17 @@ def other_amount(
     pool = list(scored)
     if owner is not None:
         pool += said_later(owner, first, question, subject)
-        # A figure said on its own in a conversation about the same thing.
+        # A figure said on its own in a conversation about the same thing: the first
+        # sentence's own ("180 each all in", then "kayleigh wants 60 deposit"), or one whose
+        # sentences name most of it.
         about = {
             c.hit.memory.conversation_id
             for c in scored
             if c.hit.memory.conversation_id is not None
             and share_of(subject, c.terms, question) >= SUBJECT_SHARE
         }
+        if first.hit.memory.conversation_id is not None:
+            about.add(first.hit.memory.conversation_id)
         pool += said_in(owner, about)
     taken = {c.hit.memory_id for c in chosen}
     held_value = next(iter(held))

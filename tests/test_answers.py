@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import answers, candidates, questions, services
+from conversations import answers, candidates, questions, services, sums
 from conversations.models import Conversation, Message
 from memories import evidence
 from memories.models import Act, Memory
@@ -654,6 +654,53 @@ def test_what_is_still_owed_is_the_total_less_what_was_paid(alice, index):
     answer = ask(alice, "how much do i still owe jo for the lake weekend")
 
     assert answer.text.splitlines()[0].startswith("180")
+
+
+def test_what_is_owed_reads_the_price_said_bare_in_the_same_conversation(alice, index):
+    """ "ffs 320 each all in" names nothing, but it is said in the talk about the stag where the
+    deposit is; a sum said in another talk ("kitty's at 1400") is not the other side."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=50),
+        "daves stag finally booked",
+        "galway, 2 nights",
+        "ffs 320 each all in",
+        "priya wants 80 deposit by the 20th",
+        apart=timedelta(minutes=1),
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=20), "kitty's at 1400 btw")
+    index(alice)
+    question = "how much do i still owe priya for the stag in galway"
+
+    answer = ask(alice, question)
+
+    assert answer.text.splitlines()[0].startswith("240: 80 against 320")
+    # Found even when recall brings back the deposit alone.
+    asked = questions.read_question(alice, question)
+    found = candidates.candidates_of(recall(alice, question, k=10).strong)
+    [deposit] = [c for c in found if c.sentence == "priya wants 80 deposit by the 20th"]
+    other = sums.other_amount(alice, asked, [deposit], [deposit])
+    assert other is not None and other.sentence == "ffs 320 each all in"
+
+
+def test_a_total_takes_the_count_that_strikes_out_the_one_said_before(alice, index):
+    """ "she's upped it to 60 mugs, not 45!!" is about the café's order though it names it only
+    as "it"; the 45 it strikes out is not the count."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "the bean café wants 45 of the speckled mugs at $18 each",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=12),
+        "the bean café order came thru in writing... but she's upped it to 60 mugs, not 45!!",
+    )
+    index(alice)
+
+    answer = ask(alice, "how much is the bean café order going to come to altogether")
+
+    assert answer.text.splitlines()[0].startswith("$1,080: 60 at $18 each")
 
 
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
