@@ -211,11 +211,13 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         split["by_kind"][kind][1] += 1
         if kind != "decline" and reply.kind == "no_memory":
             split["wrongly_declined"] += 1
-        if kind != "decline" and not right:
-            split["missed"][_where_it_was(question, found)] += 1
+        where = _where_it_was(question, found) if kind != "decline" and not right else ""
+        if where:
+            split["missed"][where] += 1
         if verbose:
             mark = "ok " if right else "NO "
-            print(f"{mark}[{household.name} {kind}] {question['question']}")
+            held = f" (recall held it: {where})" if where else ""
+            print(f"{mark}[{household.name} {kind}] {question['question']}{held}")
             print(f"      gold: {question['answer'][:110]}")
             print(f"      said: {reply.text[:300]}".replace("\n", "\n            "))
             print(f"      why:  {reply.reason}")
