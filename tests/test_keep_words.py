@@ -149,6 +149,20 @@ def test_a_count_or_a_day_after_at_or_by_is_no_time(said):
     assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]
 
 
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("flying out jan 9th, back on the 16th", date(2027, 1, 16)),
+     ("so um the op is the fourth of february and the follow up is the eighteenth", date(2027, 2, 18)),
+     ("xmas at mums, 24 dec thru the 27th", date(2026, 12, 27)),
+     # a deadline counts from today, whatever month was named
+     ("trip is 3 march but the balance is due by the 14th", date(2026, 12, 14)),
+     # and so does a day the month named would put in the past
+     ("we went 2 oct and im going back on the 30th", date(2026, 11, 30))],
+)  # fmt: skip
+def test_a_day_of_the_month_said_alone_is_in_the_month_named_before_it(said, day):
+    assert dates.find(said, today=WEDNESDAY)[-1].day == day
+
+
 @pytest.mark.parametrize("said", ["staying till 12 days", "off until 14 april", "until 20"])
 def test_until_a_number_that_is_no_hour_is_no_time(said):
     assert not [m for m in dates.find(said, today=WEDNESDAY) if m.time]

@@ -29,6 +29,9 @@ How a phrase is read:
 - a day of the month without a month is this month's, or next month's when it has passed; a
   day and month without a year is this year's, or next year's when it is over half a year gone;
   ``lean="past"`` (what has happened, what a question asks about) reads both backwards;
+- a day of the month said after the text has named a month is in that month ("its aug 8 + 9 so
+  we're doing the 15th": 15 August), unless it is a deadline ("by the 20th") or the month would
+  put it the other way from today than the sentence leans;
 - "tuesday week" and "a week on tuesday" are a week after the next Tuesday ("a fortnight on
   tuesday", two);
 - a weekday said with its day ("monday 22nd", "Monday 27 April") is a day that fits both: the
@@ -52,6 +55,7 @@ from talkingrock.language.clock import attach_times, clock_time, read_times
 from talkingrock.language.mentions import (
     COUNT,
     DAYNUM,
+    DUE_LEADS,
     LEAD,
     MON,
     MONTHS,
@@ -211,8 +215,9 @@ def _read_numeric_days(f: Finder) -> None:
 class _Days:
     """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
-    def __init__(self, today: date, lean: str):
+    def __init__(self, today: date, lean: str, found: list[Mention] | None = None):
         self.today, self.lean = today, lean
+        self.found = found if found is not None else []  # what the text was read to say so far
 
     def day_month(self, m: re.Match) -> dict | None:
         number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
@@ -327,8 +332,28 @@ class _Days:
         return {"day": day, "lead": modifier if re.fullmatch(LEAD, modifier) else ""}
 
     def day_only(self, m: re.Match) -> dict | None:
-        day = _day_only(ordinal_of(m[1], m[2]), self.today, self.lean)
-        return None if day is None else {"day": day, "lead": _lead_of(m.group(0))}
+        number, lead = ordinal_of(m[1], m[2]), _lead_of(m.group(0))
+        # A deadline ("deposit by the 20th") counts from today, whatever month was named.
+        named = None if lead in DUE_LEADS else self.in_month_named(number, m.start())
+        day = named or _day_only(number, self.today, self.lean)
+        return None if day is None else {"day": day, "lead": lead}
+
+    def in_month_named(self, number: int, at: int) -> date | None:
+        """Day ``number`` of the month the text named last before ``at`` ("its aug 8 + 9 in
+        truro so were doing the 15th to 22nd now": 15 August), unless that falls the other way
+        from today than the sentence leans (then it is this month's or the next, as alone)."""
+        named = [
+            m
+            for m in self.found
+            if m.said_as == "date" and m.day is not None and m.end <= at and not m.recurs
+        ]
+        if not named:
+            return None
+        month = max(named, key=lambda m: m.end).day
+        day = _safe(month.year, month.month, number)
+        if day is None or (day < self.today if self.lean == "future" else day > self.today):
+            return None
+        return day
 
     def month_alone(self, m: re.Match) -> dict | None:
         lead, word, year = m[1] or "", m[2], m[3]
@@ -359,7 +384,7 @@ class _Days:
 
 
 def _read_days(f: Finder) -> None:
-    days = _Days(f.today, f.lean)
+    days = _Days(f.today, f.lean, f.found)
     f.each(_DAY_SPAN, days.day_span, "date")
     f.each(_MONTH_SPAN, days.month_span, "date")
     f.each(_DAY_MONTH, days.day_month, "date")

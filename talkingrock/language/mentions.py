@@ -72,6 +72,10 @@ class Recurrence:
         return rrulestr(self.rule, dtstart=start).after(moment, inc=False)
 
 
+# The words that make a day a deadline ("by friday", "before the 8th").
+DUE_LEADS = frozenset({"by", "before", "till", "until"})
+
+
 @dataclass(frozen=True)
 class Mention:
     """A date, time or schedule said in a text, and what it means."""
@@ -93,7 +97,7 @@ class Mention:
     @property
     def is_due(self) -> bool:
         """Said as a deadline ("by friday", "before the 8th")."""
-        return self.lead in ("by", "before", "till", "until")
+        return self.lead in DUE_LEADS
 
     def moment(self, tzinfo=None) -> datetime | None:
         """The day (at its time, or midnight) as a datetime."""

@@ -16,6 +16,7 @@ from datetime import date, datetime, time
 from decimal import Decimal
 
 from talkingrock.language import amounts, dates, spoken
+from talkingrock.language.mentions import DUE_LEADS
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class Parsed:
     def due(self) -> date | None:
         """The day said as a deadline ("by friday", "before the 8th")."""
         for mention in self.when:
-            if "date" in mention and mention.get("lead") in ("by", "before", "till", "until"):
+            if "date" in mention and mention.get("lead") in DUE_LEADS:
                 return date.fromisoformat(mention["date"])
         return None
 
