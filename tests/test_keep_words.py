@@ -176,3 +176,24 @@ def test_a_bare_sum_is_an_amount_only_when_a_sum_is_asked_for():
     assert found.value == 4850
     # A year is still a year, whatever is asked.
     assert amounts.find("we moved here in 2019 i think", asked_for_a_sum=True) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [("so um the roofer came back and hes saying six thousand two hundred for the lot", 6200),
+     ("the bike was three hundred and forty five which is fine i guess", 345),
+     ("um the deposit is twelve hundred and the rest on the day", 1200),
+     ("vet says sixty-five quid for the jabs", 65)],
+)  # fmt: skip
+def test_a_sum_dictated_in_words_is_read_whole(said, value):
+    [found] = amounts.find(said, default_currency="£")
+    assert found.value == value and found.currency == "£"
+    assert found.text in said  # the words as said, beside the value
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["one of them said no", "two of the three came", "at five thirty", "eight thousand nine fifty"],
+)
+def test_number_words_that_make_no_sum_are_none(said):
+    assert amounts.find(said) == []

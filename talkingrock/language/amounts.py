@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
+from text_to_num import text2num
+
 CURRENCIES = {"£": "GBP", "$": "USD", "€": "EUR"}
 _CURRENCY_WORDS = {
     "pounds": "£", "quid": "£", "pound": "£", "dollars": "$", "dollar": "$", "bucks": "$",
@@ -54,9 +56,29 @@ def _alternation(words) -> str:
     )
 
 
+# A number dictated in two or more words: "nine thousand four hundred", "two hundred and
+# eighty", "twenty two", "sixty-one thousand". Its value is text2num's.
+_NUMBER_WORD = (
+    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million)"
+)
+_SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b)+"
+_SCALES = ("hundred", "thousand", "million")
+
+
+def spoken_value(words: str) -> Decimal | None:
+    """The value of a number said in words ("nine thousand four hundred" → 9400); None when
+    the words make no number ("eight thousand nine fifty", "one two")."""
+    try:
+        return Decimal(text2num(" ".join(words.lower().replace("-", " ").split()), "en"))
+    except ValueError:
+        return None
+
+
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _AMOUNT = re.compile(
-    rf"(?<![\w.,:/-])([£$€])?\s?({_NUMBER}|{_alternation(_WORD_NUMBERS)})"
+    rf"(?<![\w.,:/-])([£$€])?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
     rf"(?:\s?({_alternation(_MULTIPLIERS)})\b)?"
     rf"(?:\s?({_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})(?![a-z]))?"
     rf"(?:\s+({_alternation(_PER)})\b)?",
@@ -106,6 +128,8 @@ def _value(number: str) -> Decimal | None:
     number = " ".join(number.lower().split())
     if number in _WORD_NUMBERS:
         return Decimal(_WORD_NUMBERS[number])
+    if not number[:1].isdigit():
+        return spoken_value(number)
     try:
         return Decimal(number.replace(",", ""))
     except InvalidOperation:
@@ -167,7 +191,9 @@ def find(
             continue
         symbol, number, multiplier, unit_word, per = m.groups()
         is_word_number = not number[:1].isdigit()
-        bare = not (symbol or multiplier or unit_word or per)
+        # "nine thousand four hundred" holds its multiplier, as "6k" and "six grand" do.
+        scaled = is_word_number and any(w in _SCALES for w in number.lower().split())
+        bare = not (symbol or multiplier or scaled or unit_word or per)
         digits = len(number.replace(",", "").split(".")[0]) if number[:1].isdigit() else 0
         if bare and not (
             (
@@ -180,7 +206,7 @@ def find(
             or (digits == 2 and _money_beside(text, start, end))
         ):
             continue  # a bare number: a count, a house number, a year
-        if is_word_number and not (multiplier or unit_word):
+        if is_word_number and not (multiplier or scaled or unit_word):
             continue  # "£ one" is nothing anyone types; "one a month" is not an amount
         value = _value(number)
         if value is None:
@@ -196,7 +222,7 @@ def find(
                 currency = currency or _CURRENCY_WORDS[word]
             else:
                 unit = _UNITS[word]
-        if (multiplier or bare) and not currency and not unit:
+        if (multiplier or scaled or bare) and not currency and not unit:
             currency = default_currency  # "saves like 6k": money, in the household's currency
         per_word = " ".join(per.lower().split()) if per else ""
         if per_word in ("each", "a head") and not currency:
@@ -223,12 +249,35 @@ def money(text: str, **kwargs) -> list[Amount]:
 _COUNT = re.compile(r"(?<![\w£$€.,:/-])(\d{1,4})(?!\s*%)(?![\w.,:/-]*\w)")
 
 
-def counts(text: str, *, skip: list[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+# A count said in words, from two ("one" is too often no count: "one of them").
+_COUNT_WORDS = re.compile(
+    rf"(?<![\w-])(?:{_SPOKEN}|{_alternation(w for w in _WORD_NUMBERS if w.isalpha())})(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def counts(
+    text: str, *, skip: list[tuple[int, int]] = (), in_words: bool = False
+) -> list[tuple[int, int]]:
     """The plain counts ``text`` states, as (where, how many): "told Mel 68" → 68, "her 40
-    planters" → 40. Spans in ``skip`` (dates, times and the amounts of ``find``) are not
-    counts."""
+    planters" → 40; ``in_words``, also those said in words from two up ("sixteen panels").
+    Spans in ``skip`` (dates, times and the amounts of ``find``) are not counts."""
+    return [(start, n) for start, _, n in count_spans(text, skip=skip, in_words=in_words)]
+
+
+def count_spans(
+    text: str, *, skip: list[tuple[int, int]] = (), in_words: bool = False
+) -> list[tuple[int, int, int]]:
+    """``counts``, each as (start, end, how many)."""
     found = []
     for m in _COUNT.finditer(text or ""):
         if not any(s < m.end() and m.start() < e for s, e in skip):
-            found.append((m.start(), int(m[1])))
-    return found
+            found.append((m.start(), m.end(), int(m[1])))
+    if in_words:
+        for m in _COUNT_WORDS.finditer(text or ""):
+            if any(s < m.end() and m.start() < e for s, e in skip):
+                continue
+            value = _value(m.group(0))
+            if value is not None and value >= 2 and value == int(value):
+                found.append((m.start(), m.end(), int(value)))
+    return sorted(found)
