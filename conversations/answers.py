@@ -92,7 +92,7 @@ NO_MEMORY = "I don't have a memory of that."
 # ties.
 TYPE_WEIGHT = 0.35
 # The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
-SAID_FIRST = frozenset({"schedule", "time", "duration", "amount", "date", "place", "name"})
+SAID_FIRST = frozenset({"schedule", "time", "duration", "count", "amount", "date", "place", "name"})
 TOLD_ON_SHARE = 0.25  # of TYPE_WEIGHT, for a day that is only the day it was told
 TIME_ONLY_SHARE = 0.5  # of TYPE_WEIGHT, for a time of day with no day, asked "when"
 RANK_WEIGHT = 0.15

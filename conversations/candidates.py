@@ -28,6 +28,7 @@ MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cove
 # told, and a "who" the sentence itself).
 VALUE_KINDS = {
     "amount": "amount",
+    "count": "number",
     "time": "time",
     "duration": "length of time",
     "schedule": "days",

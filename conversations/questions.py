@@ -101,7 +101,8 @@ _ASKS = (
     ("schedule", re.compile(r"\bhow often\b|\b(?:what|which) (?:days|nights|evenings|mornings|weekends)\b")),
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
-    ("amount", re.compile(r"\bhow (?:much|many)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("count", re.compile(r"\bhow many\b")),
+    ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
@@ -112,6 +113,7 @@ _ASKS = (
 # sentence that answers repeats them, so they do not count towards coverage.
 FRAME_WORDS = {
     "duration": frozenset({"long", "far"}),
+    "count": frozenset({"many", "total", "altogether", "together"}),
     "amount": frozenset(
         {
             "much",
@@ -188,8 +190,8 @@ def prefers(sentence: str) -> str:
 
 
 def asks_for(question: str) -> str | None:
-    """The kind of value that answers: "preference", "schedule", "time", "duration", "amount",
-    "date", "place" or "name" (None: any sentence that covers the question, and a yes-or-no
+    """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
+    "amount", "date", "place" or "name" (None: any sentence that covers the question, and a yes-or-no
     question)."""
     text = normalise(question).lower()
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
@@ -254,6 +256,8 @@ def value_in(
         return found_places[0][1].words if found_places else ""
     if kind in ("schedule", "time", "date"):
         return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
+    if kind == "count":
+        return _count_value(sentence, said_on=said_on, about=about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
 
 
@@ -366,6 +370,22 @@ def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]
         money = [a for a in found_amounts if a.is_money or not a.unit]
         return money[0].said() if money else ""
     return ""
+
+
+def _count_value(sentence: str, *, said_on: date, about: frozenset[str]) -> str:
+    """How many, as ``value_in`` reads it: a count said in figures or words ("32 now",
+    "sixteen panels"), outside the dates, times and sums said; the one said right before a word
+    asked about ("sixteen panels, fourteen on the north side"), else the nearest such word."""
+    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
+    skip += [(a.start, a.end) for a in amounts.find(sentence, skip=skip)]
+    spans = amounts.count_spans(sentence, skip=skip, in_words=True)
+    held = {at for at, _ in still_held([(at, n) for at, _, n in spans], sentence)}
+    for at, end, count in spans:
+        following = re.match(r"\s+([\w'’]+)", sentence[end:])
+        if at in held and following and stem(following.group(1)) in about:
+            return str(count)
+    found = nearest_first([(at, n) for at, _, n in spans if at in held], sentence, about)
+    return str(found[0][1]) if found else ""
 
 
 def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int, object]]:

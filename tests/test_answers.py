@@ -703,6 +703,27 @@ def test_a_total_takes_the_count_that_strikes_out_the_one_said_before(alice, ind
     assert answer.text.splitlines()[0].startswith("$1,080: 60 at $18 each")
 
 
+def test_how_many_is_answered_with_the_count_said_in_figures_or_words(alice, index):
+    """ "How many" asks for a count, said in figures ("24 now not 18") or dictated in words
+    ("twenty four chairs"), not for a sum of money said beside it."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "so um the hire place said twenty four chairs and three tables for two hundred and ten",
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=20), "bbq numbers: 18 so far")
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=5), "bbq is 24 now not 18, the Okafors are in"
+    )
+    index(alice)
+
+    chairs = ask(alice, "how many chairs did the hire place say")
+    bbq = ask(alice, "how many r coming to the bbq now")
+
+    assert chairs.text.startswith("24 — ")
+    assert bbq.text.startswith("24 — ") and "before: 18" in bbq.text.splitlines()[0]
+
+
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
     """ "wait no, 9:45": the member's next message corrects the time; the day stays."""
     _said_in_a_conversation(
