@@ -52,7 +52,6 @@ from conversations.candidates import (
     coverage_of,
     held_value,
     is_narrative,
-    names_the_thing,
     said_later,
     share_of,
     time_only,
@@ -523,13 +522,6 @@ def answer_question(
             "no_memory",
             reason=f"The closest thing you said or kept covers {coverage:.0%} of what the "
             "question asks.",
-        )
-    if meaning < MEANING_ANSWERS and not wanted_first and not names_the_thing(best, asked):
-        return Answer(
-            NO_MEMORY,
-            "no_memory",
-            reason="The closest thing you said or kept names none of what the question asks; "
-            "only the talk around it does.",
         )
     if asked.wanted in VALUE_KINDS and not value_of(best, asked):
         # "How much did Ana quote?": what was said about it gives no amount, so there is none.

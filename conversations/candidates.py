@@ -126,7 +126,7 @@ def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
     return before
 
 
-def act_terms(hit: Hit) -> frozenset[str]:
+def _act_terms(hit: Hit) -> frozenset[str]:
     """The words of the act a memory or message is kept in: the household's own name for what
     it is about ("Boat mooring & licence" around a bare "412"). Your Story names nothing."""
     act = hit.memory.act
@@ -163,7 +163,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             continue
         if piece:
             terms = content_terms(piece)
-            around = by_conversation.get(hit.memory.conversation_id, set()) | act_terms(hit)
+            around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
             found.append(Candidate(piece, hit, rank, terms, around, before))
@@ -314,14 +314,6 @@ def _rest_of_message(candidate: Candidate) -> str:
 
 def coverage_of(candidate: Candidate, question: Question) -> float:
     return question.coverage(candidate.terms, candidate.context)
-
-
-def names_the_thing(candidate: Candidate, question: Question) -> bool:
-    """Whether ``candidate``, the turns it answers or the act it is kept in name any of the
-    question's words: what only the rest of its conversation names is not what it is about
-    ("61200 on clock", where the assistant said it had not been told the plot's rent)."""
-    own = candidate.terms | candidate.before | act_terms(candidate.hit)
-    return any(question.covers(term, own) for term in question.weights)
 
 
 def value_of(candidate: Candidate, question: Question) -> str:

@@ -129,8 +129,6 @@ FRAME_WORDS = {
             "under",
             "than",
             "still",
-            # a price for one ("how much r the tix each"): said by the amount, as "£16 a head"
-            "each",
             # the verbs an amount is asked by ("what are we paying for the insurance"): the
             # sentence that answers gives the amount, not the verb ("renewed it, 412")
             "pay",

@@ -724,24 +724,6 @@ def test_how_many_is_answered_with_the_count_said_in_figures_or_words(alice, ind
     assert bbq.text.startswith("24 — ") and "before: 18" in bbq.text.splitlines()[0]
 
 
-def test_a_figure_only_its_conversation_ties_to_the_question_is_no_answer(alice, index):
-    """ "61200 on the clock btw" is said in the talk where the plot and its rent come up, but
-    names neither, nor answers a turn that does: the rent was never said."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=9),
-        "61200 on the clock btw",
-        "allotment plot update, shed roof done",
-        "no idea what the rent is yet, priti has the letter",
-        apart=timedelta(minutes=1),
-    )
-    index(alice)
-
-    answer = ask(alice, "whats the rent on the plot again")
-
-    assert answer.kind == "no_memory", answer.text
-
-
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
     """ "wait no, 9:45": the member's next message corrects the time; the day stays."""
     _said_in_a_conversation(
