@@ -205,6 +205,8 @@ def asks_for(question: str) -> str | None:
 # a client", "what's the stall fee? bev's asking".
 _REASON = re.compile(
     r",\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
+    # or who wants the answer ("…, vet form wants it", "…, the school needs it")
+    r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
     r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b)).*$",
     re.I,
@@ -244,7 +246,7 @@ def value_in(
             if not {stem(part) for part in name.split()} & about
         ]
         found_people = nearest_first(people, sentence, about)
-        return found_people[0][1] if found_people else ""
+        return found_people[0][1] if found_people else named_as(sentence, about)
     if kind == "preference":
         return prefers(sentence)
     if kind == "place":
@@ -259,6 +261,29 @@ def value_in(
     if kind == "count":
         return _count_value(sentence, said_on=said_on, about=about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+# A name given as one: "racing name sandgate mischief", "his name's walt", "it's called the
+# reading room". The words after it, up to a word of the sentence's own (see named_as).
+_NAMED_AS = re.compile(
+    r"\b(?:name|called)\b(?:\s+(?:is|was)\b|['’]s\b)?[:\s]+([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})"
+)
+
+
+def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
+    """The name ``sentence`` gives something in so many words ("racing name sandgate mischief
+    lol" → "sandgate mischief"): the words after "name" or "called", up to the first that is
+    no part of a name ("lol", "he", "but"); not one the question is ``about`` ("call name
+    pretzel", asked for Pretzel's racing name); "" when there is none."""
+    for m in _NAMED_AS.finditer(sentence):
+        name = []
+        for word in m.group(1).split():
+            if word.lower() in FILLER or normalise(word).strip() == "":
+                break
+            name.append(word)
+        if name and not {stem(word.lower()) for word in name} & about:
+            return " ".join(name)
+    return ""
 
 
 def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:

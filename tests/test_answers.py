@@ -421,6 +421,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("any times i should avoid for the vet", "any times i should avoid for the vet", "preference"),
         ("would i be up for doing the teas again", "would i be up for doing the teas again", "preference"),
         ("how much extra did jo want for the tiles", "how much extra did jo want for the tiles", "amount"),
+        ("whats the ponys show name again, the entry form wants it", "whats the ponys show name again", "name"),
+        ("when is the recital, mum needs to know", "when is the recital", "date"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -722,6 +724,22 @@ def test_how_many_is_answered_with_the_count_said_in_figures_or_words(alice, ind
 
     assert chairs.text.startswith("24 — ")
     assert bbq.text.startswith("24 — ") and "before: 18" in bbq.text.splitlines()[0]
+
+
+def test_a_name_given_in_so_many_words_answers_what_it_is_called(alice, index):
+    """ "show name willowbank dancer lol" names the pony though no one's name is in it."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "we got the pony!! show name willowbank dancer lol. stable name biscuit",
+        "first farrier visit w dr okafor next tues",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "whats the ponys show name again, the entry form wants it")
+
+    assert answer.text.startswith("willowbank dancer — ")
 
 
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
