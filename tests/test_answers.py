@@ -685,61 +685,38 @@ def test_what_is_owed_reads_the_price_said_bare_in_the_same_conversation(alice, 
     assert other is not None and other.sentence == "ffs 320 each all in"
 
 
-def test_a_total_takes_the_count_that_strikes_out_the_one_said_before(alice, index):
-    """ "she's upped it to 60 mugs, not 45!!" is about the café's order though it names it only
-    as "it"; the 45 it strikes out is not the count."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=40),
-        "the bean café wants 45 of the speckled mugs at $18 each",
-    )
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=12),
-        "the bean café order came thru in writing... but she's upped it to 60 mugs, not 45!!",
-    )
+@pytest.mark.parametrize(
+    ("told", "question", "lead", "shows"),
+    [
+        # A count said as no longer holding ("not 45") is not the count; the sentence that
+        # strikes it is about the same order though it names it only as "it".
+        ([(40, "the bean café wants 45 of the speckled mugs at $18 each"),
+          (12, "the bean café order came thru in writing... but she's upped it to 60 mugs, "
+               "not 45!!")],
+         "how much is the bean café order going to come to altogether",
+         "$1,080: 60 at $18 each", ""),
+        # "How many" asks for a count, dictated in words, not the sum said beside it ...
+        ([(30, "so um the hire place said twenty four chairs and three tables for two hundred "
+               "and ten")],
+         "how many chairs did the hire place say", "24 — ", ""),
+        # ... or in figures, the current one first.
+        ([(20, "bbq numbers: 18 so far"), (5, "bbq is 24 now not 18, the Okafors are in")],
+         "how many r coming to the bbq now", "24 — ", "before: 18"),
+        # A name given in so many words, though no one's name is in the sentence; who wants
+        # the answer ("the entry form wants it") is no part of the question.
+        ([(20, "we got the pony!! show name willowbank dancer lol. stable name biscuit",
+               "first farrier visit w dr okafor next tues")],
+         "whats the ponys show name again, the entry form wants it", "willowbank dancer — ", ""),
+    ],
+)  # fmt: skip
+def test_the_answer_leads_with_the_value_as_it_was_said(alice, index, told, question, lead, shows):
+    for days, *lines in told:
+        _said_in_a_conversation(alice, NOW - timedelta(days=days), *lines)
     index(alice)
 
-    answer = ask(alice, "how much is the bean café order going to come to altogether")
+    first = ask(alice, question).text.splitlines()[0]
 
-    assert answer.text.splitlines()[0].startswith("$1,080: 60 at $18 each")
-
-
-def test_how_many_is_answered_with_the_count_said_in_figures_or_words(alice, index):
-    """ "How many" asks for a count, said in figures ("24 now not 18") or dictated in words
-    ("twenty four chairs"), not for a sum of money said beside it."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=30),
-        "so um the hire place said twenty four chairs and three tables for two hundred and ten",
-    )
-    _said_in_a_conversation(alice, NOW - timedelta(days=20), "bbq numbers: 18 so far")
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=5), "bbq is 24 now not 18, the Okafors are in"
-    )
-    index(alice)
-
-    chairs = ask(alice, "how many chairs did the hire place say")
-    bbq = ask(alice, "how many r coming to the bbq now")
-
-    assert chairs.text.startswith("24 — ")
-    assert bbq.text.startswith("24 — ") and "before: 18" in bbq.text.splitlines()[0]
-
-
-def test_a_name_given_in_so_many_words_answers_what_it_is_called(alice, index):
-    """ "show name willowbank dancer lol" names the pony though no one's name is in it."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=20),
-        "we got the pony!! show name willowbank dancer lol. stable name biscuit",
-        "first farrier visit w dr okafor next tues",
-        apart=timedelta(minutes=1),
-    )
-    index(alice)
-
-    answer = ask(alice, "whats the ponys show name again, the entry form wants it")
-
-    assert answer.text.startswith("willowbank dancer — ")
+    assert first.startswith(lead) and shows in first, first
 
 
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
