@@ -641,47 +641,47 @@ def test_the_day_said_next_tells_when_something_said_to_have_happened_did(alice,
     assert answer.text.startswith(f"Tuesday {tuesday.day} ")
 
 
-def test_what_is_still_owed_is_the_total_less_what_was_paid(alice, index):
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=60),
-        "the lake weekend",
-        "240 each all in",
-        "jo wants 60 deposit by the 20th",
-        apart=timedelta(minutes=1),
-    )
-    _said_in_a_conversation(alice, NOW - timedelta(days=40), "sent jo the deposit for the lake")
+STAG = (
+    "daves stag finally booked",
+    "galway, 2 nights",
+    "ffs 320 each all in",
+    "priya wants 80 deposit by the 20th",
+)
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "lead"),
+    [
+        ([(60, "the lake weekend", "240 each all in", "jo wants 60 deposit by the 20th"),
+          (40, "sent jo the deposit for the lake")],
+         "how much do i still owe jo for the lake weekend", "180"),
+        # "ffs 320 each all in" names nothing, but it is said in the talk about the stag where
+        # the deposit is; a sum said in another talk ("kitty's at 1400") is not the other side.
+        ([(50, *STAG), (20, "kitty's at 1400 btw")],
+         "how much do i still owe priya for the stag in galway", "240: 80 against 320"),
+    ],
+)  # fmt: skip
+def test_what_is_still_owed_is_the_price_less_what_was_paid(alice, index, told, question, lead):
+    for days, *lines in told:
+        _said_in_a_conversation(
+            alice, NOW - timedelta(days=days), *lines, apart=timedelta(minutes=1)
+        )
     index(alice)
 
-    answer = ask(alice, "how much do i still owe jo for the lake weekend")
-
-    assert answer.text.splitlines()[0].startswith("180")
+    assert ask(alice, question).text.splitlines()[0].startswith(lead)
 
 
-def test_what_is_owed_reads_the_price_said_bare_in_the_same_conversation(alice, index):
-    """ "ffs 320 each all in" names nothing, but it is said in the talk about the stag where the
-    deposit is; a sum said in another talk ("kitty's at 1400") is not the other side."""
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=50),
-        "daves stag finally booked",
-        "galway, 2 nights",
-        "ffs 320 each all in",
-        "priya wants 80 deposit by the 20th",
-        apart=timedelta(minutes=1),
-    )
-    _said_in_a_conversation(alice, NOW - timedelta(days=20), "kitty's at 1400 btw")
+def test_the_other_side_of_a_difference_is_looked_for_in_the_first_sentences_talk(alice, index):
+    """Found even when recall brings back the deposit alone: the price said bare beside it."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=50), *STAG, apart=timedelta(minutes=1))
     index(alice)
     question = "how much do i still owe priya for the stag in galway"
-
-    answer = ask(alice, question)
-
-    assert answer.text.splitlines()[0].startswith("240: 80 against 320")
-    # Found even when recall brings back the deposit alone.
     asked = questions.read_question(alice, question)
     found = candidates.candidates_of(recall(alice, question, k=10).strong)
     [deposit] = [c for c in found if c.sentence == "priya wants 80 deposit by the 20th"]
+
     other = sums.other_amount(alice, asked, [deposit], [deposit])
+
     assert other is not None and other.sentence == "ffs 320 each all in"
 
 
