@@ -191,8 +191,8 @@ def prefers(sentence: str) -> str:
 
 def asks_for(question: str) -> str | None:
     """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
-    "amount", "date", "place" or "name" (None: any sentence that covers the question, and a yes-or-no
-    question)."""
+    "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
+    yes-or-no question)."""
     text = normalise(question).lower()
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
         for kind, pattern in _ASKS:
@@ -263,8 +263,8 @@ def value_in(
     return _sum_value(sentence, kind, said_on=said_on, about=about)
 
 
-# A name given as one: "racing name sandgate mischief", "his name's walt", "it's called the
-# reading room". The words after it, up to a word of the sentence's own (see named_as).
+# A name given as one: "racing name sandgate mischief", "his name's walt", "it's called
+# Rosebank". The words after it, up to one that is no part of a name (see named_as).
 _NAMED_AS = re.compile(
     r"\b(?:name|called)\b(?:\s+(?:is|was)\b|['’]s\b)?[:\s]+([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})"
 )

@@ -58,13 +58,11 @@ def _alternation(words) -> str:
 
 # A number dictated in two or more words: "nine thousand four hundred", "two hundred and
 # eighty", "twenty two", "sixty-one thousand". Its value is text2num's.
-_NUMBER_WORD = (
-    r"(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety|hundred|thousand|million)"
+_SCALES = ("hundred", "thousand", "million")
+_NUMBER_WORD = "(?:{})".format(
+    "|".join([w for w in _WORD_NUMBERS if w.isalpha() and w != "a"] + list(_SCALES))
 )
 _SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b)+"
-_SCALES = ("hundred", "thousand", "million")
 
 
 def spoken_value(words: str) -> Decimal | None:
