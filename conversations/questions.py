@@ -397,13 +397,21 @@ def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]
     return ""
 
 
+def counts_said(
+    sentence: str, *, said_on: date, in_words: bool = False
+) -> list[tuple[int, int, int]]:
+    """The counts ``sentence`` says, as (start, end, how many), outside the dates, times and
+    sums it says ("told Mel 68 on the 3rd": 68)."""
+    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
+    skip += [(a.start, a.end) for a in amounts.find(sentence, skip=skip)]
+    return amounts.counts(sentence, skip=skip, in_words=in_words)
+
+
 def _count_value(sentence: str, *, said_on: date, about: frozenset[str]) -> str:
     """How many, as ``value_in`` reads it: a count said in figures or words ("32 now",
     "sixteen panels"), outside the dates, times and sums said; the one said right before a word
     asked about ("sixteen panels, fourteen on the north side"), else the nearest such word."""
-    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    skip += [(a.start, a.end) for a in amounts.find(sentence, skip=skip)]
-    spans = amounts.count_spans(sentence, skip=skip, in_words=True)
+    spans = counts_said(sentence, said_on=said_on, in_words=True)
     held = {at for at, _ in still_held([(at, n) for at, _, n in spans], sentence)}
     for at, end, count in spans:
         following = re.match(r"\s+([\w'’]+)", sentence[end:])

@@ -19,7 +19,7 @@ from conversations.candidates import (
     said_later,
     share_of,
 )
-from conversations.questions import Question, nearest_first
+from conversations.questions import Question, counts_said, nearest_first
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out
@@ -50,24 +50,15 @@ def _counts_said(candidate: Candidate) -> list[tuple[int, bool]]:
     """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums, each
     with whether it is said as the one that no longer holds ("40 planters, not 30")."""
     said_on = timezone.localtime(candidate.said_on).date()
-    skip = [(m.start, m.end) for m in dates.find(candidate.sentence, today=said_on)]
-    skip += [(a.start, a.end) for a in amounts.find(candidate.sentence, skip=skip)]
     return [
         (n, struck_out(candidate.sentence, start))
-        for start, n in amounts.counts(candidate.sentence, skip=skip)
+        for start, _, n in counts_said(candidate.sentence, said_on=said_on)
     ]
 
 
 def _counts_in(candidate: Candidate) -> list[int]:
     """The counts ``candidate`` says that still hold."""
     return [n for n, struck in _counts_said(candidate) if not struck]
-
-
-def _strikes_a_count(candidate: Candidate, counts: set[int]) -> bool:
-    """Whether ``candidate`` says one of ``counts`` no longer holds: "she's bumped it to 40
-    planters, not 30!!" after "wants 30 … at $22 each", about the same order though it names
-    it only as "it"."""
-    return any(struck and n in counts for n, struck in _counts_said(candidate))
 
 
 def _price_each(chosen: list[Candidate]):
@@ -105,15 +96,16 @@ def latest_count(
         return None
     pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
     chosen_counts = {n for c in chosen for n in _counts_in(c)}
-    counted = [
-        c
-        for c in [*chosen, *pool]
-        if _counts_in(c)
-        and (
+    counted = []
+    for c in [*chosen, *pool]:
+        said = _counts_said(c)
+        # About the same thing by its words, or by striking out the very count chosen: "she's
+        # bumped it to 40 planters, not 30!!" after "wants 30 … at $22 each" names it as "it".
+        if any(not struck for _, struck in said) and (
             share_of(subject, c.terms, question) >= SUBJECT_SHARE
-            or _strikes_a_count(c, chosen_counts)
-        )
-    ]
+            or any(struck and n in chosen_counts for n, struck in said)
+        ):
+            counted.append(c)
     if not counted:
         return None
     latest = max(counted, key=lambda c: (c.said_on, -c.rank))

@@ -63,11 +63,14 @@ _NUMBER_WORD = "(?:{})".format(
     "|".join([w for w in _WORD_NUMBERS if w.isalpha() and w != "a"] + list(_SCALES))
 )
 _SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b)+"
+# A number said in words, one word or more ("fifteen", "forty five"): its value is
+# ``spoken_value``'s.
+SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{_NUMBER_WORD})"
 
 
 def spoken_value(words: str) -> Decimal | None:
-    """The value of a number said in words ("nine thousand four hundred" → 9400); None when
-    the words make no number ("eight thousand nine fifty", "one two")."""
+    """The value of a number said in words ("nine thousand four hundred" → 9400, "fifteen" →
+    15); None when the words make no number ("eight thousand nine fifty", "one two")."""
     try:
         return Decimal(text2num(" ".join(words.lower().replace("-", " ").split()), "en"))
     except ValueError:
@@ -256,17 +259,10 @@ _COUNT_WORDS = re.compile(
 
 def counts(
     text: str, *, skip: list[tuple[int, int]] = (), in_words: bool = False
-) -> list[tuple[int, int]]:
-    """The plain counts ``text`` states, as (where, how many): "told Mel 68" → 68, "her 40
+) -> list[tuple[int, int, int]]:
+    """The plain counts ``text`` states, as (start, end, how many): "told Mel 68" → 68, "her 40
     planters" → 40; ``in_words``, also those said in words from two up ("sixteen panels").
     Spans in ``skip`` (dates, times and the amounts of ``find``) are not counts."""
-    return [(start, n) for start, _, n in count_spans(text, skip=skip, in_words=in_words)]
-
-
-def count_spans(
-    text: str, *, skip: list[tuple[int, int]] = (), in_words: bool = False
-) -> list[tuple[int, int, int]]:
-    """``counts``, each as (start, end, how many)."""
     found = []
     for m in _COUNT.finditer(text or ""):
         if not any(s < m.end() and m.start() < e for s, e in skip):

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from datetime import time
 
+from talkingrock.language.amounts import SPOKEN_NUMBER, spoken_value
 from talkingrock.language.mentions import MON, Finder, Mention, alternation
 
 _HOURS_IN_WORDS = {
@@ -40,12 +41,8 @@ _TIME_AT = re.compile(rf"\b({_LEADS})\s+(\d{{1,2}})\b(?![:.,/]?\d)(?!\s*(?:{_NOT
 # Dictated: "swimming is at six now", "at eleven fifteen", "two till four". Not "one" ("at one
 # point"), nor a count ("at two of them", "by three or four days", "at six months").
 _HOURS_AFTER_ONE = alternation(word for word, n in _HOURS_IN_WORDS.items() if n > 1)
-_MINUTES_IN_WORDS = {
-    "o'clock": 0, "oclock": 0, "fifteen": 15, "thirty": 30, "forty five": 45,
-    "twenty five": 25, "twenty": 20, "forty": 40, "fifty": 50,
-}  # fmt: skip
 _TIME_AT_WORDS = re.compile(
-    rf"\b({_LEADS})\s+({_HOURS_AFTER_ONE})(?:\s+({alternation(_MINUTES_IN_WORDS)}))?\b"
+    rf"\b({_LEADS})\s+({_HOURS_AFTER_ONE})(?:\s+(o'?clock|{SPOKEN_NUMBER}))?\b"
     rf"(?!\s*(?:of\b|or\b|and\b|-|{_NOT_AN_HOUR}))"
 )
 # A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
@@ -108,8 +105,10 @@ def read_times(f: Finder) -> list[Mention]:
         return None if moment is None else {"time": moment, "lead": m[1] or ""}
 
     def at_words(m: re.Match) -> dict | None:
-        minutes = m[3] and _MINUTES_IN_WORDS[re.sub(r"[\s-]+", " ", m[3])]
-        moment = clock_time(_HOURS_IN_WORDS[m[2]], minutes or 0, evening=evening)
+        minutes = 0 if not m[3] or m[3].endswith("clock") else spoken_value(m[3])
+        if minutes is None or not 0 <= minutes < 60:
+            return None  # "at six thousand" is no time
+        moment = clock_time(_HOURS_IN_WORDS[m[2]], int(minutes), evening=evening)
         return None if moment is None else {"time": moment, "lead": m[1]}
 
     def half(m: re.Match) -> dict | None:

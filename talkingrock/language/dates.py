@@ -215,9 +215,9 @@ def _read_numeric_days(f: Finder) -> None:
 class _Days:
     """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
-    def __init__(self, today: date, lean: str, found: list[Mention] | None = None):
+    def __init__(self, today: date, lean: str, found: list[Mention]):
         self.today, self.lean = today, lean
-        self.found = found if found is not None else []  # what the text was read to say so far
+        self.found = found  # what the text was read to say so far
 
     def day_month(self, m: re.Match) -> dict | None:
         number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
