@@ -143,6 +143,7 @@ def test_a_time_dictated_in_words_is_a_time_of_day(said, hour, minute):
 @pytest.mark.parametrize(
     "said",
     ["at one point we nearly sold it", "at two of them", "by three or four days",
+     "quoted at six thousand",
      "at six months old", "the forms are due by 5 September", "paid by 12 may"],
 )  # fmt: skip
 def test_a_count_or_a_day_after_at_or_by_is_no_time(said):
