@@ -51,6 +51,7 @@ from conversations.candidates import (
     corrected,
     coverage_of,
     held_value,
+    in_full,
     is_narrative,
     said_later,
     share_of,
@@ -511,6 +512,8 @@ def answer_question(
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
     scored = sorted(candidates, key=lambda c: -_score(c, asked, len(hits)))
     best = scored[0]
+    if asked.wanted == "preference":
+        best = in_full(best, candidates)
     coverage = coverage_of(best, asked)
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)
     # "What did I say I wanted …": a sentence that says what the member wants, in what recall

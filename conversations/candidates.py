@@ -218,27 +218,36 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
     was told on; for "when …", a time and no day), once: the rest of the message when the
     sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
     member's next message."""
-    if question.wanted not in VALUE_KINDS and question.wanted != "date":
+    preference = question.wanted == "preference"
+    if question.wanted not in VALUE_KINDS and question.wanted != "date" and not preference:
         return []
     lacking = [
         c
         for c in candidates
         if c.hit.memory.kind == Memory.Kind.SAID
         and c.hit.memory.message_id is not None
-        and question.coverage(c.terms, c.context) >= MIN_COVERAGE
-        and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
+        and (
+            # what someone would rather, and why: the reason is often the next thought
+            # ("rather petrol than diesel", then "dpf clogs on short runs")
+            value_of(c, question)
+            if preference
+            else question.coverage(c.terms, c.context) >= MIN_COVERAGE
+            and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
+        )
     ]
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
     asked = Message.objects.filter(
         pk__in=[pk for pk, (_, rest) in following.items() if not rest]
     ).values_list("pk", "conversation_id", "position")
+    # A reason is the member's very next message, with no reply of the assistant between.
+    reach = 1 if preference else FOLLOWING
     for pk, conversation_id, position in asked:
         said_next = (
             Message.objects.filter(
                 conversation_id=conversation_id,
                 role=Message.Role.USER,
                 position__gt=position,
-                position__lte=position + FOLLOWING,
+                position__lte=position + reach,
             )
             .order_by("position")
             .values_list("content", flat=True)
@@ -303,6 +312,23 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
         )
         found.append((first, read))
     return found
+
+
+def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:
+    """The member's own words for what ``best`` keeps, with what they said next, when a kept
+    sentence was cut from them: "Rather petrol than diesel." is told in full as "rather petrol
+    than diesel … dpf clogs on short runs"; a message, with what was said after it. Else
+    ``best``."""
+    said = best.hit.memory.kind == Memory.Kind.SAID
+    told = [
+        c
+        for c in candidates
+        if c.hit.memory.kind == Memory.Kind.SAID
+        and c.hit.memory.conversation_id == best.hit.memory.conversation_id
+        and (c.hit.memory_id == best.hit.memory_id or not said)
+        and best.terms < c.terms
+    ]
+    return min(told, key=lambda c: len(c.terms)) if told else best
 
 
 def _rest_of_message(candidate: Candidate) -> str:

@@ -167,7 +167,10 @@ _ASKS_ON = re.compile(r"\b(?:know|remember|recall|tell me|remind me|say|said)\b"
 _ASKS_PREFERENCE = re.compile(
     r"\bprefer(?:ence|s|red)?\b|\brather\b|\b(?:do|did|would|does) (?:i|we|he|she|they|you) "
     r"(?:want|like|mind|prefer|do better)\b|\bshould (?:i|we) (?:just )?avoid\b|\bavoid\b|"
-    r"\bdo(?:es)? better\b|\bup for\b|\b(?:have|had) a view\b|\bfeel about\b|\bwant(?:ed)? for\b|\bkeen on\b",
+    r"\bdo(?:es)? better\b|\bup for\b|\b(?:have|had) a view\b|\bfeel about\b|\bwant(?:ed)? for\b|\bkeen on\b|"
+    # "was i ok w diesel", "would she be happy with a bus", "is it better to go first thing"
+    r"\b(?:am|is|are|was|were|would) (?:i|we|he|she|they|you)(?: be)? (?:ok|okay|alright|fine|happy)\b|"
+    r"\b(?:is it|would it be|is that|which is|what's|whats) better\b",
     re.I,
 )
 # How a sentence says what someone wants or would rather: "I'd rather run the raffle", "he can't

@@ -187,6 +187,7 @@ def _said_in_a_conversation(owner, when, *lines: str, apart=timedelta(0)):
         message = services.append(talk, role=Message.Role.USER, content=line)
         said = when + place * apart
         Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
+    return talk
 
 
 def test_a_difference_is_worked_out_from_amounts_said_in_two_conversations(alice, index):
@@ -420,6 +421,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("did I want a DJ or a playlist for the do", "did I want a DJ or a playlist for the do", "preference"),
         ("any times i should avoid for the vet", "any times i should avoid for the vet", "preference"),
         ("would i be up for doing the teas again", "would i be up for doing the teas again", "preference"),
+        ("neighbour's selling his old van. was i ok w a van", "neighbour's selling his old van. was i ok w a van", "preference"),
+        ("is it better to book the vet early or late in the day", "is it better to book the vet early or late in the day", "preference"),
         ("how much extra did jo want for the tiles", "how much extra did jo want for the tiles", "amount"),
         ("whats the ponys show name again, the entry form wants it", "whats the ponys show name again", "name"),
         ("when is the recital, mum needs to know", "when is the recital", "date"),
@@ -808,3 +811,50 @@ def test_a_bare_reply_is_read_with_the_title_of_the_act_its_conversation_is_kept
     assert {"boat", "moor"} <= bare.context
     answer = ask(alice, question)
     assert answer.text.startswith("412"), answer.text
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_preference_is_told_with_the_reason_said_next(alice, remember, index, kept):
+    """ "Was I ok with gas?": what the member would rather, in their words, with the reason
+    they gave in their very next message — also when a kept fact cut the reason off."""
+    talk = _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "two boiler quotes in today",
+        "rather go electric than gas",
+        "gas ones need a flue through next doors wall",
+        apart=timedelta(minutes=1),
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=5), "bins go out on thursday now")
+    if kept:
+        remember(
+            "Rather go electric than gas.",
+            kind=Memory.Kind.FACT,
+            conversation=talk,
+            happened_at=NOW - timedelta(days=30),
+        )
+    index(alice)
+
+    answer = ask(alice, "plumber offered a cheap gas combi. was i ok w gas")
+
+    assert answer.kind == "answer", answer.reason
+    first = answer.text.splitlines()[0]
+    assert "rather go electric than gas" in first
+    assert "flue through next doors wall" in first
+
+
+def test_a_reason_is_not_taken_from_after_the_assistant_spoke(alice, index):
+    """The member's next message after the assistant's reply answers the assistant, so it is no
+    reason for the preference before it."""
+    talk = _said_in_a_conversation(
+        alice, NOW - timedelta(days=30), "rather go electric than gas", apart=timedelta(minutes=1)
+    )
+    services.append(talk, role=Message.Role.ASSISTANT, content="Noted. Anything else?")
+    services.append(talk, role=Message.Role.USER, content="the car needs an mot next month")
+    index(alice)
+
+    answer = ask(alice, "was i ok w gas for the boiler")
+
+    assert answer.kind == "answer", answer.reason
+    assert "rather go electric than gas" in answer.text.splitlines()[0]
+    assert "mot" not in answer.text.splitlines()[0]
