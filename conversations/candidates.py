@@ -15,7 +15,15 @@ from itertools import pairwise
 from django.utils import timezone
 
 from conversations.models import Message
-from conversations.questions import Question, content_terms, is_question, value_in
+from conversations.questions import (
+    QUESTION_WORDS,
+    Question,
+    asks_for,
+    content_terms,
+    is_question,
+    value_in,
+    words_of,
+)
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
@@ -59,6 +67,7 @@ class Candidate:
     terms: frozenset[str]
     around: frozenset[str] = frozenset()  # the words of its conversation's other hits
     before: frozenset[str] = frozenset()  # a message's: the words of the turns just before it
+    replies_to: str = ""  # a message's first sentence: the question the assistant asked before it
 
     @property
     def context(self) -> frozenset[str]:
@@ -98,9 +107,11 @@ def in_pieces(sentence: str) -> list[str]:
     return [f"{a}, {b}" for a, b in pairwise(clauses)]
 
 
-def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
+def _turns_before(hits: list[Hit]) -> tuple[dict[int, set[str]], dict[int, str]]:
     """The words of the ``TURNS_BEFORE`` messages before each message found, by its memory: what
-    a terse reply answers ("How did the bill come out?" then "780 which is more than he said")."""
+    a terse reply answers ("How did the bill come out?" then "780 which is more than he said");
+    and, for a message that replies to a question the assistant asked just before it, the words
+    of that question ("Garages sometimes offer a courtesy car — do you want one?" then "No.")."""
     said = {
         hit.memory.message_id: hit.memory_id
         for hit in hits
@@ -114,16 +125,26 @@ def _turns_before(hits: list[Hit]) -> dict[int, set[str]]:
         if position >= back
     }
     if not wanted:
-        return {}
+        return {}, {}
+    just_before = {
+        (conversation_id, position - 1): said[pk]
+        for pk, conversation_id, position in said_at
+        if position >= 1
+    }
     before: dict[int, set[str]] = {}
+    replying: dict[int, str] = {}
     found = Message.objects.filter(
         conversation_id__in={conversation_id for conversation_id, _ in wanted},
         position__in={position for _, position in wanted},
-    ).values_list("conversation_id", "position", "content")
-    for conversation_id, position, content in found:
+    ).values_list("conversation_id", "position", "role", "content")
+    for conversation_id, position, role, content in found:
         if (memory_id := wanted.get((conversation_id, position))) is not None:
             before.setdefault(memory_id, set()).update(content_terms(content))
-    return before
+        if role == Message.Role.ASSISTANT and (conversation_id, position) in just_before:
+            asked = [s for s in sentences(content) if is_question(s)]
+            if asked:
+                replying[just_before[(conversation_id, position)]] = asked[-1]
+    return before, replying
 
 
 def _act_terms(hit: Hit) -> frozenset[str]:
@@ -147,7 +168,8 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             by_conversation.setdefault(hit.memory.conversation_id, set()).update(
                 content_terms(piece)
             )
-    turns_before = _turns_before(hits)
+    turns_before, replying = _turns_before(hits)
+    first_piece = {hit.memory_id: piece for _, hit, piece in reversed(pieces)}
     # A narrative sentence that is one of the facts found with it is that fact (which carries
     # what it replaced): one candidate, ranked as the better of the two.
     facts = {
@@ -163,10 +185,15 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             continue
         if piece:
             terms = content_terms(piece)
+            # A reply is about what it answers: "No." to "do you want a courtesy car?"
+            replies_to = (
+                replying.get(hit.memory_id, "") if first_piece[hit.memory_id] == piece else ""
+            )
+            terms |= content_terms(replies_to)
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
-            found.append(Candidate(piece, hit, rank, terms, around, before))
+            found.append(Candidate(piece, hit, rank, terms, around, before, replies_to))
     return [
         replace(c, rank=min(c.rank, ranks[key]))
         if c.hit.memory.kind == Memory.Kind.FACT
@@ -187,13 +214,24 @@ def held_value(
     happened: bool = False,
     about: frozenset[str] = frozenset(),
 ) -> str:
-    return value_in(
+    found = value_in(
         candidate.sentence,
         wanted,
         said_on=timezone.localtime(candidate.said_on).date(),
         happened=happened,
         about=about,
     )
+    if not found and wanted == "preference" and _asks_which_wanted(candidate.replies_to):
+        return candidate.sentence  # the reply says it: "No." to "do you want one?"
+    return found
+
+
+def _asks_which_wanted(question: str) -> bool:
+    """Whether the assistant asked yes or no, or which, about what the member wants ("do you
+    want one?", "any preference on fuel?"); "what do you want to do with the leave?" asks for
+    a plan."""
+    words = words_of(question)
+    return bool(words) and words[0] not in QUESTION_WORDS and asks_for(question) == "preference"
 
 
 def told_only(candidate: Candidate, question: Question) -> bool:
@@ -302,7 +340,7 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
         if first is None or values.corrected_from(text) is None:
             continue
         joined = f"{first.sentence} … {text[:300]}"
-        terms = content_terms(joined)
+        terms = content_terms(joined) | first.terms  # with the question it replies to
         read = replace(
             first,
             sentence=joined,
@@ -326,7 +364,7 @@ def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:
         if c.hit.memory.kind == Memory.Kind.SAID
         and c.hit.memory.conversation_id == best.hit.memory.conversation_id
         and (c.hit.memory_id == best.hit.memory_id or not said)
-        and best.terms < c.terms
+        and content_terms(best.sentence) < content_terms(c.sentence)
     ]
     return min(told, key=lambda c: len(c.terms)) if told else best
 

@@ -858,3 +858,52 @@ def test_a_reason_is_not_taken_from_after_the_assistant_spoke(alice, index):
     assert answer.kind == "answer", answer.reason
     assert "rather go electric than gas" in answer.text.splitlines()[0]
     assert "mot" not in answer.text.splitlines()[0]
+
+
+def _talked(owner, when, *turns: tuple[str, str]):
+    """A past conversation of (role, text) turns, each said a minute after the one before."""
+    talk = Conversation.objects.create(
+        owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for place, (role, text) in enumerate(turns):
+        message = services.append(talk, role=role, content=text)
+        said = when + timedelta(minutes=place)
+        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
+    return talk
+
+
+def test_a_reply_is_about_the_question_the_assistant_asked(alice, index):
+    """ "No." to "do you want a courtesy car?" says what the member wants about the courtesy
+    car, though the reply never names it."""
+    user, assistant = Message.Role.USER, Message.Role.ASSISTANT
+    _talked(
+        alice,
+        NOW - timedelta(days=20),
+        (user, "van's booked in at the garage for its clutch on monday"),
+        (assistant, "Garages sometimes lend a courtesy car. Do you want one?"),
+        (user, "No. Last one stank of wet dog."),
+        (assistant, "Noted. Anything else?"),
+        (user, "the window cleaner comes thursday"),
+    )
+    _said_in_a_conversation(alice, NOW - timedelta(days=5), "bins go out on thursday now")
+    index(alice)
+
+    answer = ask(alice, "do i want a courtesy car while it's in")
+
+    assert answer.kind == "answer", answer.reason
+    assert "Last one stank of wet dog" in answer.text.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("asked", "about_wanting"),
+    [
+        ("Do you want one?", True),
+        ("Any preference on fuel?", True),
+        ("Would she rather have the morning slot?", True),
+        ("What do you want to do with the leave?", False),
+        ("When is it?", False),
+        ("", False),
+    ],
+)
+def test_a_reply_says_what_is_wanted_only_to_a_question_of_which(asked, about_wanting):
+    assert candidates._asks_which_wanted(asked) is about_wanting
