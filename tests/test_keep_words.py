@@ -132,7 +132,10 @@ def test_a_bare_hour_after_until_is_a_time_of_day(said, hour):
      ("the check is on the twenty fourth at eleven fifteen", 11, 15),
      ("leaving at five thirty tomorrow", 17, 30),
      # a span of hours is its first hour, not "till four"
-     ("the carer comes two till four", 14, 0), ("saturdays from 9 to 1", 9, 0)],
+     ("the carer comes two till four", 14, 0), ("saturdays from 9 to 1", 9, 0),
+     # right after a day, with no "at"
+     ("its still tuesdays and fridays ten fifteen at the leisure centre", 10, 15),
+     ("booked her in weds, four forty", 16, 40)],
 )  # fmt: skip
 def test_a_time_dictated_in_words_is_a_time_of_day(said, hour, minute):
     assert [(m.time.hour, m.time.minute) for m in dates.find(said, today=WEDNESDAY) if m.time] == [
@@ -143,7 +146,8 @@ def test_a_time_dictated_in_words_is_a_time_of_day(said, hour, minute):
 @pytest.mark.parametrize(
     "said",
     ["at one point we nearly sold it", "at two of them", "by three or four days",
-     "quoted at six thousand",
+     "quoted at six thousand", "monday three twenty people came", "sat two of them",
+     "tuesday nine hundred quid",
      "at six months old", "the forms are due by 5 September", "paid by 12 may"],
 )  # fmt: skip
 def test_a_count_or_a_day_after_at_or_by_is_no_time(said):

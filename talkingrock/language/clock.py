@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import time
 
 from talkingrock.language.amounts import SPOKEN_NUMBER, spoken_value
-from talkingrock.language.mentions import MON, Finder, Mention, alternation
+from talkingrock.language.mentions import MON, WD, Finder, Mention, alternation
 
 _HOURS_IN_WORDS = {
     word: n
@@ -45,6 +45,12 @@ _TIME_AT_WORDS = re.compile(
     rf"\b({_LEADS})\s+({_HOURS_AFTER_ONE})(?:\s+(o'?clock|{SPOKEN_NUMBER}))?\b"
     rf"(?!\s*(?:of\b|or\b|and\b|-|{_NOT_AN_HOUR}))"
 )
+# Dictated right after a day, with no "at": "mondays and thursdays nine thirty", "tues ten
+# fifteen". The minutes must be said, so "sat two of them" is no time.
+_TIME_AFTER_DAY_WORDS = re.compile(
+    rf"\b({_HOURS_AFTER_ONE})\s+({SPOKEN_NUMBER})\b(?!\s*(?:{_NOT_AN_HOUR}))"
+)
+_DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\x00)\s*,?\s*$")
 # A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
 _HOUR = rf"\d{{1,2}}|{alternation(_HOURS_IN_WORDS)}"
 _TIME_SPAN = re.compile(
@@ -111,6 +117,15 @@ def read_times(f: Finder) -> list[Mention]:
         moment = clock_time(_HOURS_IN_WORDS[m[2]], int(minutes), evening=evening)
         return None if moment is None else {"time": moment, "lead": m[1]}
 
+    def after_day(m: re.Match) -> dict | None:
+        if not _DAY_JUST_BEFORE.search(m.string[: m.start()]):
+            return None
+        minutes = spoken_value(m[2])
+        if minutes is None or not 0 < minutes < 60:
+            return None
+        moment = clock_time(_HOURS_IN_WORDS[m[1]], int(minutes), evening=evening)
+        return None if moment is None else {"time": moment, "lead": ""}
+
     def half(m: re.Match) -> dict | None:
         hour = int(m[2]) if m[2].isdigit() else _HOURS_IN_WORDS[m[2]]
         moment = clock_time(hour, 30, evening=evening) if 1 <= hour <= 12 else None
@@ -124,6 +139,7 @@ def read_times(f: Finder) -> list[Mention]:
     times.each(_TIME_SPAN, span, "time")
     times.each(_TIME_AT, at, "time")
     times.each(_TIME_AT_WORDS, at_words, "time")
+    times.each(_TIME_AFTER_DAY_WORDS, after_day, "time")
     times.each(_TIME_HALF, half, "time")
     times.each(_TIME_NAMED, named, "time")
     f.low = times.low
