@@ -169,7 +169,9 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
                 content_terms(piece)
             )
     turns_before, replying = _turns_before(hits)
-    first_piece = {hit.memory_id: piece for _, hit, piece in reversed(pieces)}
+    first_piece: dict[int, str] = {}  # what a reply says first is what answers the question
+    for _, hit, piece in pieces:
+        first_piece.setdefault(hit.memory_id, piece)
     # A narrative sentence that is one of the facts found with it is that fact (which carries
     # what it replaced): one candidate, ranked as the better of the two.
     facts = {

@@ -135,7 +135,7 @@ def test_a_bare_hour_after_until_is_a_time_of_day(said, hour):
      ("the carer comes two till four", 14, 0), ("saturdays from 9 to 1", 9, 0),
      # right after a day, with no "at"
      ("its still tuesdays and fridays ten fifteen at the leisure centre", 10, 15),
-     ("booked her in weds, four forty", 16, 40)],
+     ("booked her in weds, four forty", 16, 40), ("ortho is tues 14th ten fifteen", 10, 15)],
 )  # fmt: skip
 def test_a_time_dictated_in_words_is_a_time_of_day(said, hour, minute):
     assert [(m.time.hour, m.time.minute) for m in dates.find(said, today=WEDNESDAY) if m.time] == [

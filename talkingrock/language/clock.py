@@ -1,5 +1,6 @@
 """Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "noon"), or
-dictate them ("at six", "at eleven fifteen", "two till four": a span of hours at its first),
+dictate them ("at six", "at eleven fifteen", "two till four": a span of hours at its first,
+"thursdays nine thirty"),
 and a time said next to a day or a schedule taken as its time ("tmrw at 10:30", "every other
 saturday at 10").
 Run by talkingrock/language/dates.py's ``find``; a time without am or pm is in the afternoon
@@ -45,12 +46,13 @@ _TIME_AT_WORDS = re.compile(
     rf"\b({_LEADS})\s+({_HOURS_AFTER_ONE})(?:\s+(o'?clock|{SPOKEN_NUMBER}))?\b"
     rf"(?!\s*(?:of\b|or\b|and\b|-|{_NOT_AN_HOUR}))"
 )
-# Dictated right after a day, with no "at": "mondays and thursdays nine thirty", "tues ten
-# fifteen". The minutes must be said, so "sat two of them" is no time.
+# Dictated right after a day, with no "at": "mondays and thursdays nine thirty", "tues 14th ten
+# fifteen". The minutes must be said, so "sat two of them" is no time. The day is a weekday's
+# name, a day of the month ("the 14th"), or a schedule or date read already (blanked with NULs).
 _TIME_AFTER_DAY_WORDS = re.compile(
     rf"\b({_HOURS_AFTER_ONE})\s+({SPOKEN_NUMBER})\b(?!\s*(?:{_NOT_AN_HOUR}))"
 )
-_DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\x00)\s*,?\s*$")
+_DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\b\d{{1,2}}(?:st|nd|rd|th)|\x00)\s*,?\s*$")
 # A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
 _HOUR = rf"\d{{1,2}}|{alternation(_HOURS_IN_WORDS)}"
 _TIME_SPAN = re.compile(
