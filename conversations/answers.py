@@ -93,7 +93,9 @@ NO_MEMORY = "I don't have a memory of that."
 # ties.
 TYPE_WEIGHT = 0.35
 # The kinds of value said before the sentence that holds them ("3:30pm — “pickup moved…”").
-SAID_FIRST = frozenset({"schedule", "time", "duration", "count", "amount", "date", "place", "name"})
+SAID_FIRST = frozenset(
+    {"schedule", "time", "duration", "count", "number", "amount", "date", "place", "name"}
+)
 TOLD_ON_SHARE = 0.25  # of TYPE_WEIGHT, for a day that is only the day it was told
 TIME_ONLY_SHARE = 0.5  # of TYPE_WEIGHT, for a time of day with no day, asked "when"
 RANK_WEIGHT = 0.15
@@ -518,7 +520,9 @@ def answer_question(
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)
     # "What did I say I wanted …": a sentence that says what the member wants, in what recall
     # found above its floor, answers though it shares few of the question's words.
-    wanted_first = asked.wanted == "preference" and bool(value_of(best, asked))
+    # So does the number a thing goes by, said with its name ("plot 27" for "whats our plot no
+    # at wyvern fields"): the name is the question's own word.
+    wanted_first = asked.wanted in ("preference", "number") and bool(value_of(best, asked))
     if coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS and not wanted_first:
         return Answer(
             NO_MEMORY,

@@ -37,6 +37,7 @@ MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cove
 VALUE_KINDS = {
     "amount": "amount",
     "count": "number",
+    "number": "number it goes by",
     "time": "time",
     "duration": "length of time",
     "schedule": "days",

@@ -102,6 +102,8 @@ _ASKS = (
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("count", re.compile(r"\bhow many\b")),
+    # the number a thing goes by: "whats our plot no", "what's the flight number again"
+    ("number", re.compile(r"^\s*(?:what|which)\b.*\b[a-z]+\s+(?:no|number|num|#)(?!\w)")),
     ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
@@ -140,6 +142,7 @@ FRAME_WORDS = {
             "costing",
         }
     ),
+    "number": frozenset({"no", "number", "num"}),
     "schedule": frozenset({"often", "day", "days"}),
     "time": frozenset({"time", "hour", "early", "late"}),
     "date": frozenset({"date", "day"}),
@@ -263,7 +266,24 @@ def value_in(
         return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
     if kind == "count":
         return _count_value(sentence, said_on=said_on, about=about)
+    if kind == "number":
+        return _number_of(sentence, about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+# A figure a thing goes by, said right after its name: "plot 27", "room no. 12", "gate #4".
+_NUMBERED = re.compile(
+    r"\b([a-z][\w'’-]*)\s+(?:no\.?\s*|number\s+|#\s*)?(\d{1,6})\b(?![.,:/]?\d)", re.I
+)
+
+
+def _number_of(sentence: str, about: frozenset[str]) -> str:
+    """The figure ``sentence`` gives right after a word the question is ``about`` ("its plot
+    27, a half plot" → "plot 27"); "" when there is none."""
+    for m in _NUMBERED.finditer(sentence):
+        if stem(m.group(1)) in about:
+            return f"{m.group(1)} {m.group(2)}"
+    return ""
 
 
 # A name given as one: "racing name sandgate mischief", "his name's walt", "it's called

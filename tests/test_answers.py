@@ -423,6 +423,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("would i be up for doing the teas again", "would i be up for doing the teas again", "preference"),
         ("neighbour's selling his old van. was i ok w a van", "neighbour's selling his old van. was i ok w a van", "preference"),
         ("is it better to book the vet early or late in the day", "is it better to book the vet early or late in the day", "preference"),
+        ("what's the flight number again, mum wants it", "what's the flight number again", "number"),
+        ("whats our locker no at the leisure centre", "whats our locker no at the leisure centre", "number"),
         ("how much extra did jo want for the tiles", "how much extra did jo want for the tiles", "amount"),
         ("whats the ponys show name again, the entry form wants it", "whats the ponys show name again", "name"),
         ("when is the recital, mum needs to know", "when is the recital", "date"),
@@ -907,3 +909,27 @@ def test_a_reply_is_about_the_question_the_assistant_asked(alice, index):
 )
 def test_a_reply_says_what_is_wanted_only_to_a_question_of_which(asked, about_wanting):
     assert candidates._asks_which_wanted(asked) is about_wanting
+
+
+def test_the_number_a_thing_goes_by_is_the_figure_said_after_its_name(alice, index):
+    """ "whats our hut no at seaview": the figure said right after "hut", though the sentence
+    does not name Seaview; a figure said of something else about it is no such number."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "put us on the waiting list for a beach hut at seaview, could be years apparently",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "got the hut!! its hut 14, the blue one nearest the cafe",
+        "holds 6 of us easy",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "whats our hut no at seaview")
+
+    assert answer.kind == "answer", answer.reason
+    assert answer.text.startswith("hut 14 — "), answer.text
+    assert ask(alice, "what's the boat number at seaview").kind == "no_memory"
