@@ -64,11 +64,10 @@ from conversations.questions import (
     Question,
     content_terms,
     read_question,
-    replaced_in,
     stem,
-    value_in,
     words_of,
 )
+from conversations.sentence_values import replaced_in, value_in
 from conversations.sums import (
     DIFFERENCE,
     TOTAL,

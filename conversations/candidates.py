@@ -21,9 +21,9 @@ from conversations.questions import (
     asks_for,
     content_terms,
     is_question,
-    value_in,
     words_of,
 )
+from conversations.sentence_values import value_in
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit

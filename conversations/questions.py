@@ -7,14 +7,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import date, timedelta
 from difflib import SequenceMatcher
 
 from memories import search
 from memories.models import Memory
-from talkingrock.language import amounts, dates, names, places, spoken, tense, values
+from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
-from talkingrock.language.mentions import MON, WD
 from talkingrock.language.names import common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
 
@@ -102,8 +100,11 @@ _ASKS = (
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("count", re.compile(r"\bhow many\b")),
-    # the number a thing goes by: "whats our plot no", "what's the flight number again"
-    ("number", re.compile(r"^\s*(?:what|which)\b.*\b[a-z]+\s+(?:no|number|num|#)(?!\w)")),
+    # the number a thing goes by: "whats our plot no", "what's the flight number again"; not a
+    # phone number ("the number for the plumber"), nor "no" said as no ("which room has no heat")
+    ("number", re.compile(
+        r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
+        r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please)\b))")),
     ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
@@ -176,28 +177,11 @@ _ASKS_PREFERENCE = re.compile(
     r"\b(?:is it|would it be|is that|which is|what's|whats) better\b",
     re.I,
 )
-# How a sentence says what someone wants or would rather: "I'd rather run the raffle", "he can't
-# stand DJs", "morning appointments are way better for dad", "no early flights".
-_PREFERS = re.compile(
-    r"\b(?:rather|prefer\w*|(?:don['’]?t|do not|doesn['’]?t|never) want|"
-    r"(?:i|we|he|she|they|you)(?: really| just| only)? want(?:s|ed)?(?! to (?:ask|say|tell|know))|"
-    r"not one of (?:those|them)|"
-    r"can['’]?t stand|cannot stand|hate[sd]?|love[sd]?|(?:way |much |far )?better|worse|"
-    r"avoid\w*|no way|never again|not a fan|fan of|keen|happy to|refus\w*|turn(?:s|ed)? down|"
-    r"(?:not|never) (?:doing|having|going)|sick of|fed up)\b",
-    re.I,
-)
-
-
-def prefers(sentence: str) -> str:
-    """The words by which ``sentence`` says what someone wants or would rather ("" if none)."""
-    found = _PREFERS.search(sentence)
-    return found.group(0) if found else ""
 
 
 def asks_for(question: str) -> str | None:
     """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
-    "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
+    "number", "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
     yes-or-no question)."""
     text = normalise(question).lower()
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
@@ -225,259 +209,6 @@ def asked_part(question: str) -> str:
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
     asking = [p for p in parts if "?" in p] or parts
     return _REASON.sub("", " ".join(asking)).strip() or question
-
-
-def value_in(
-    sentence: str,
-    kind: str | None,
-    *,
-    said_on: date,
-    happened: bool = False,
-    about: frozenset[str] = frozenset(),
-) -> str:
-    """The value of the kind asked for that ``sentence`` states, in plain words, read against
-    the day it was said ("the 8th at 10:30" → "Tuesday 8 December 2026 at 10:30am"); "" when it
-    states none. Of several, the one nearest the words the question is ``about`` ("her bill was
-    1400 + the 850 consumer unit" → 850 for the consumer unit). ``happened``: the question asks
-    when something happened, and a sentence that tells it happened without naming a day tells
-    it on the day it was said."""
-    if kind is None:
-        return ""
-    if kind == "name":
-        # Someone the sentence names who is not the one the question asks about ("what did lee
-        # say": not Lee).
-        people = [
-            (at, name)
-            for at, name in names.people_in(sentence)
-            if not {stem(part) for part in name.split()} & about
-        ]
-        found_people = nearest_first(people, sentence, about)
-        return found_people[0][1] if found_people else named_as(sentence, about)
-    if kind == "preference":
-        return prefers(sentence)
-    if kind == "place":
-        found_places = nearest_first(
-            still_held([(p.start, p) for p in places.places_in(sentence)], sentence),
-            sentence,
-            about,
-        )
-        return found_places[0][1].words if found_places else ""
-    if kind in ("schedule", "time", "date"):
-        return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
-    if kind == "count":
-        return _count_value(sentence, said_on=said_on, about=about)
-    if kind == "number":
-        return _number_of(sentence, about)
-    return _sum_value(sentence, kind, said_on=said_on, about=about)
-
-
-# A figure a thing goes by, said right after its name: "plot 27", "room no. 12", "gate #4".
-_NUMBERED = re.compile(
-    r"\b([a-z][\w'’-]*)\s+(?:no\.?\s*|number\s+|#\s*)?(\d{1,6})\b(?![.,:/]?\d)", re.I
-)
-
-
-def _number_of(sentence: str, about: frozenset[str]) -> str:
-    """The figure ``sentence`` gives right after a word the question is ``about`` ("its plot
-    27, a half plot" → "plot 27"); "" when there is none."""
-    for m in _NUMBERED.finditer(sentence):
-        if stem(m.group(1)) in about:
-            return f"{m.group(1)} {m.group(2)}"
-    return ""
-
-
-# A name given as one: "racing name sandgate mischief", "his name's walt", "it's called
-# Rosebank". The words after it, up to one that is no part of a name (see named_as).
-_NAMED_AS = re.compile(
-    r"\b(?:name|called)\b(?:\s+(?:is|was)\b|['’]s\b)?[:\s]+([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})"
-)
-
-
-def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
-    """The name ``sentence`` gives something in so many words ("racing name sandgate mischief
-    lol" → "sandgate mischief"): the words after "name" or "called", up to the first that is
-    no part of a name ("lol", "he", "but"); not one the question is ``about`` ("call name
-    pretzel", asked for Pretzel's racing name); "" when there is none."""
-    for m in _NAMED_AS.finditer(sentence):
-        name = []
-        for word in m.group(1).split():
-            if word.lower() in FILLER or normalise(word).strip() == "":
-                break
-            name.append(word)
-        if name and not {stem(word.lower()) for word in name} & about:
-            return " ".join(name)
-    return ""
-
-
-def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
-    """The value of the kind asked for that ``sentence`` says no longer holds: in plain words
-    ("it's the 24th at 9:40 now, not the 10th": Friday 10 April 2026), or in the member's own
-    when it is a bare figure that takes its measure from the value it gave way to ("maybe 18
-    months total not 22": 22); "" when it says none."""
-    if kind in (None, "name", "preference"):
-        return ""
-    for start in values.strikes(sentence):
-        clause = _CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
-        if not _STRUCK_VALUE.match(clause):
-            continue  # "not up to reg … 850": what is struck out is no value
-        if value := value_in(clause, kind, said_on=said_on):
-            return value
-        said = _SAID_FIGURE.match(clause)
-        if said:
-            return said.group(0)
-    return ""
-
-
-# What a value struck out starts with, after the words that lead to it: a figure, a day or a
-# month ("not the 10th", "instead of £142", "not fri", "not may 5").
-_STRUCK_VALUE = re.compile(rf"{values.TO_THE_VALUE}(?:[£$€]?\d|(?:{MON}|{WD})\b)", re.I)
-# A figure said bare, or a day with its month: "22", "8th-15th", "may 5".
-_SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?[£$€]?\d[\w:.,–-]*(?<![.,])", re.I)
-
-
-def _time_value(
-    sentence: str, kind: str, *, said_on: date, happened: bool, about: frozenset[str]
-) -> str:
-    """A schedule, a time of day or a day (the kind "date"), as ``value_in`` reads it."""
-    # Each date is read the way the verb before it tells time: "it came through on Tuesday"
-    # looks back, "I'm taking her on the 2nd" ahead.
-    ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
-    back = {m.start: m for m in dates.find(sentence, today=said_on, lean="past")}
-    found: list[tuple[int, dates.Mention]] = []
-    lean = "future"
-    for start, mention in ahead.items():
-        if tense.lean_of(sentence, at=start) == "past":
-            lean = "past"
-            mention = back.get(start, mention)
-        found.append((start, mention))
-    if not found:
-        lean = tense.lean_of(sentence)
-    said_days = [m for _, m in found if m.day is not None and m.said_as in DAY_SAID_AS]
-    found = nearest_first(still_held(found, sentence), sentence, about)
-    mentions = [m for _, m in found]
-    if kind == "schedule":
-        schedule = next((m.recurs for m in mentions if m.recurs), None)
-        if schedule is None:
-            return ""
-        # "every 6 weeks, always tues first thing": the interval and the day said beside it.
-        day = next((m.day for m in mentions if m.said_as == "weekday" and m.day), None)
-        if "BYDAY" not in schedule.rule and day is not None:
-            return f"{schedule.words}, on {day:%A}"
-        return schedule.words
-    if kind == "time":
-        return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
-    corrected = values.corrected_from(sentence)
-    for mention in mentions:
-        at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
-        if mention.day is None and mention.time and corrected and mention.start >= corrected:
-            # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
-            day = next((m.day for m in said_days if m.start < corrected), None)
-            if day is not None:
-                return spoken.spoken(day, weekday=True) + at
-        if mention.recurs is not None:
-            return mention.recurs.words + at
-        if mention.said_as == "date" and mention.period is not None:
-            # "14-21 sept": the span, as said
-            return spoken.spoken_span(mention.day, mention.period[1] - timedelta(days=1)) + at
-        if mention.day is not None and mention.said_as in DAY_SAID_AS:
-            return spoken.spoken(mention.day, weekday=True) + at
-        if mention.said_as == "ago":
-            return f"around {spoken.spoken(mention.day)}" + at  # "3 weeks ago": about then
-    if happened and lean == "past":
-        # Done in a month it names ("the roof was done back in april"), else on the day told.
-        month = next((m for m in mentions if m.said_as == "month" and m.period), None)
-        return _month_said(month) if month else spoken.spoken(said_on, weekday=True)
-    return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
-
-
-# How a month said alone is said back: "by April 2026", "end of April 2026"; "in", "next",
-# "last" and "this" are in the year it resolves to.
-_MONTH_LEADS = ("by", "since", "from", "until", "till", "before", "after", "early", "late", "mid")
-
-
-def _month_said(mention: dates.Mention) -> str:
-    """A month said alone ("back in april", "by end of march"), in plain words."""
-    month = spoken.spoken_month(mention.period[0])
-    lead = " ".join(mention.lead.split())
-    keep = lead in _MONTH_LEADS or lead.endswith(" of")
-    return f"{lead} {month}" if keep else month
-
-
-def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]) -> str:
-    """A length of time or a sum, as ``value_in`` reads it, outside the dates said."""
-    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    found_amounts = still_held(
-        [(a.start, a) for a in amounts.find(sentence, skip=skip, asked_for_a_sum=kind == "amount")],
-        sentence,
-    )
-    found_amounts = [a for _, a in nearest_first(found_amounts, sentence, about)]
-    if kind == "duration":
-        units = ("minutes", "hours", "days", "weeks", "months", "years", "miles", "km")
-        return next((a.said() for a in found_amounts if a.unit in units), "")
-    if kind == "amount":
-        money = [a for a in found_amounts if a.is_money or not a.unit]
-        return money[0].said() if money else ""
-    return ""
-
-
-def counts_said(
-    sentence: str, *, said_on: date, in_words: bool = False
-) -> list[tuple[int, int, int]]:
-    """The counts ``sentence`` says, as (start, end, how many), outside the dates, times and
-    sums it says ("told Mel 68 on the 3rd": 68)."""
-    skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
-    skip += [(a.start, a.end) for a in amounts.find(sentence, skip=skip)]
-    return amounts.counts(sentence, skip=skip, in_words=in_words)
-
-
-def _count_value(sentence: str, *, said_on: date, about: frozenset[str]) -> str:
-    """How many, as ``value_in`` reads it: a count said in figures or words ("32 now",
-    "sixteen panels"), outside the dates, times and sums said; the one said right before a word
-    asked about ("sixteen panels, fourteen on the north side"), else the nearest such word."""
-    spans = counts_said(sentence, said_on=said_on, in_words=True)
-    held = {at for at, _ in still_held([(at, n) for at, _, n in spans], sentence)}
-    for at, end, count in spans:
-        following = re.match(r"\s+([\w'’]+)", sentence[end:])
-        if at in held and following and stem(following.group(1)) in about:
-            return str(count)
-    found = nearest_first([(at, n) for at, _, n in spans if at in held], sentence, about)
-    return str(found[0][1]) if found else ""
-
-
-def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int, object]]:
-    """The values of ``found`` (each with where it is said) that still hold: not said as no
-    longer so ("not 3pm"), nor said before a correction that gives another ("at 9:15 … wait
-    no, 9:45")."""
-    held = [(at, value) for at, value in found if not values.struck_out(sentence, at)]
-    corrected = values.corrected_from(sentence)
-    if corrected is not None and any(at >= corrected for at, _ in held):
-        held = [(at, value) for at, value in held if at >= corrected]
-    return held
-
-
-DAY_SAID_AS = ("date", "day", "weekday", "relative")
-
-
-def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
-    """Values in order of how near they are said to the words the question is about (in the
-    order said, when it names none of them here)."""
-    places = [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
-    if not places:
-        return sorted(found, key=lambda pair: pair[0])
-
-    def distance(at: int, place: int) -> int:
-        # A value in another clause than the word is further off than it looks: "$900 cash,
-        # also no. Buckeye came in at $1,850" gives Buckeye's $1,850; "Priya emailed today: my
-        # start date has moved to Monday 27 April" gives the 27th for the start.
-        between = sentence[min(at, place) : max(at, place)]
-        return abs(at - place) + CLAUSE_APART * len(_CLAUSE_END.findall(between))
-
-    return sorted(found, key=lambda pair: (min(distance(pair[0], p) for p in places), pair[0]))
-
-
-# Characters a clause boundary between a value and the word it is near counts as.
-CLAUSE_APART = 40
-_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|,(?!\d)|\s[-–—]\s")
 
 
 @dataclass(frozen=True)

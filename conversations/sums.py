@@ -19,7 +19,8 @@ from conversations.candidates import (
     said_later,
     share_of,
 )
-from conversations.questions import Question, counts_said, nearest_first
+from conversations.questions import Question
+from conversations.sentence_values import counts_said, nearest_first
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from conversations import candidates, questions
+from conversations import candidates, sentence_values
 from talkingrock.language import amounts, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
@@ -54,7 +54,7 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):
-    assert questions.value_in(sentence, kind, said_on=SAID_ON) == value
+    assert sentence_values.value_in(sentence, kind, said_on=SAID_ON) == value
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_value_is_read_from_its_own_clause_first():
     about, not the one nearer in letters across a clause boundary."""
     sentence = "the other guy said $900 cash which, also no. harbour movers came in at $1,850"
     about = frozenset({"harbour", "mover"})
-    assert questions.value_in(sentence, "amount", said_on=SAID_ON, about=about) == "$1,850"
+    assert sentence_values.value_in(sentence, "amount", said_on=SAID_ON, about=about) == "$1,850"
 
 
 def test_a_colon_ends_the_clause_a_value_is_read_from():
@@ -101,7 +101,7 @@ def test_a_colon_ends_the_clause_a_value_is_read_from():
     day of the call, though the call's is nearer in letters."""
     sentence = "the hospital called today: my op has been moved to Thursday 18 June"
     about = frozenset({"op"})
-    assert questions.value_in(sentence, "date", said_on=SAID_ON, about=about) == (
+    assert sentence_values.value_in(sentence, "date", said_on=SAID_ON, about=about) == (
         "Thursday 18 June 2026"
     )
 
@@ -124,7 +124,7 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
     """ "sami made the swim meet!! its aug 8": "made" is another sentence's; the date is ahead."""
     said = "cabin news … sami made the regional swim meet!! its aug 8 + 9 in truro"
     assert tense.lean_of(said, at=said.find("aug")) == "future"
-    assert questions.value_in(said, "date", said_on=SAID_ON).endswith("8 August 2026")
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON).endswith("8 August 2026")
 
 
 @pytest.mark.parametrize(
@@ -140,18 +140,21 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
 )
 def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
     """ "moved to friday": a past verb, but the day is where the plan stands now."""
-    assert questions.value_in(said, "date", said_on=SAID_ON) == day
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == day
 
 
 def test_a_span_of_days_is_said_as_a_span():
-    assert questions.value_in("we're away 15-22 aug now", "date", said_on=SAID_ON) == (
+    assert sentence_values.value_in("we're away 15-22 aug now", "date", said_on=SAID_ON) == (
         "15 to 22 August 2026"
     )
 
 
 def test_so_long_ago_is_about_that_day():
     said = "her op was 3 weeks ago"
-    assert questions.value_in(said, "date", said_on=SAID_ON, happened=True) == "around 13 May 2026"
+    assert (
+        sentence_values.value_in(said, "date", said_on=SAID_ON, happened=True)
+        == "around 13 May 2026"
+    )
 
 
 @pytest.mark.parametrize(
@@ -164,7 +167,7 @@ def test_so_long_ago_is_about_that_day():
 )
 def test_what_was_done_in_a_month_it_names_happened_then(said, when):
     """Asked when it happened, a month said alone is the answer, not the day it was told."""
-    assert questions.value_in(said, "date", said_on=SAID_ON, happened=True) == when
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON, happened=True) == when
 
 
 def test_its_before_a_thing_is_whose_not_it_is():
@@ -177,4 +180,6 @@ def test_its_before_a_thing_is_whose_not_it_is():
 def test_a_name_asked_for_is_not_the_one_the_question_names():
     """ "what did lee say": the person the answer names is someone else, when there is one."""
     said = "lee said ruth will do the tiling, shes coming tues"
-    assert questions.value_in(said, "name", said_on=SAID_ON, about=frozenset({"lee"})) == "Ruth"
+    assert (
+        sentence_values.value_in(said, "name", said_on=SAID_ON, about=frozenset({"lee"})) == "Ruth"
+    )
