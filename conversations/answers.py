@@ -73,6 +73,7 @@ from conversations.sums import (
     TOTAL,
     amounts_in,
     asked_amounts,
+    asks_for_a_sum,
     latest_count,
     other_amount,
     price_each,
@@ -522,13 +523,18 @@ def answer_question(
     # So does the number a thing goes by, said with its name ("plot 27" for "whats our plot no
     # at wyvern fields"): the name is the question's own word.
     wanted_first = asked.wanted in ("preference", "number") and bool(value_of(best, asked))
-    if coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS and not wanted_first:
-        return Answer(
-            NO_MEMORY,
-            "no_memory",
-            reason=f"The closest thing you said or kept covers {coverage:.0%} of what the "
-            "question asks.",
-        )
+    # A sum asked for ("how much is Mel's food going to come to in total") answers when it can
+    # be worked out from what was said ("£16 a head", then "told Mel 68"), though the sentences
+    # name little of the question ("food" is never said).
+    low = coverage < MIN_COVERAGE and meaning < MEANING_ANSWERS and not wanted_first
+    too_far = Answer(
+        NO_MEMORY,
+        "no_memory",
+        reason=f"The closest thing you said or kept covers {coverage:.0%} of what the "
+        "question asks.",
+    )
+    if low and not (asked.wanted == "amount" and asks_for_a_sum(question)):
+        return too_far
     if asked.wanted in VALUE_KINDS and not value_of(best, asked):
         # "How much did Ana quote?": what was said about it gives no amount, so there is none.
         return Answer(
@@ -544,6 +550,8 @@ def answer_question(
         chosen.append(other)
     if sum_said := worked_out(question, asked, chosen):
         lines.insert(0, sum_said)
+    elif low:
+        return too_far
     used: list[Hit] = []
     for candidate in chosen:
         if candidate.hit not in used:

@@ -141,6 +141,10 @@ FRAME_WORDS = {
             "cost",
             "costs",
             "costing",
+            # and the verb that asks for a total ("what did the tickets bring in")
+            "bring",
+            "brought",
+            "bringing",
         }
     ),
     "number": frozenset({"no", "number", "num"}),

@@ -19,7 +19,7 @@ from conversations.candidates import (
     said_later,
     share_of,
 )
-from conversations.questions import Question
+from conversations.questions import Question, stem
 from conversations.sentence_values import counts_said, nearest_first
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
@@ -36,7 +36,19 @@ DIFFERENCE = re.compile(
 )
 
 
-TOTAL = re.compile(r"\b(?:in total|altogether|all together|come to|total)\b", re.I)
+# A total: "in total", "come to", "all in", "all up", "all told", or what so many brought in
+# ("how much did the tables bring in").
+TOTAL = re.compile(
+    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all|"
+    r"br(?:ing|ings|inging|ought) in)\b",
+    re.I,
+)
+
+
+def asks_for_a_sum(question: str) -> bool:
+    """Whether ``question`` asks for a difference or a total worked out from what was said."""
+    text = normalise(question)
+    return bool(TOTAL.search(text) or DIFFERENCE.search(text))
 
 
 def amounts_in(candidate: Candidate) -> list:
@@ -47,19 +59,27 @@ def amounts_in(candidate: Candidate) -> list:
     return [a for a in found if a.is_money or not a.unit]
 
 
-def _counts_said(candidate: Candidate) -> list[tuple[int, bool]]:
+def _counts_said(candidate: Candidate, of: str = "") -> list[tuple[int, bool]]:
     """The plain counts ``candidate`` says ("told Mel 68"), outside its dates and sums, each
-    with whether it is said as the one that no longer holds ("40 planters, not 30")."""
+    with whether it is said as the one that no longer holds ("40 planters, not 30"). ``of``:
+    only the counts of that thing ("32 tables", for a price "a table")."""
     said_on = timezone.localtime(candidate.said_on).date()
     return [
         (n, struck_out(candidate.sentence, start))
-        for start, _, n in counts_said(candidate.sentence, said_on=said_on)
+        for start, end, n in counts_said(candidate.sentence, said_on=said_on)
+        if not of or _counted(candidate.sentence[end:]) == stem(of)
     ]
 
 
-def _counts_in(candidate: Candidate) -> list[int]:
-    """The counts ``candidate`` says that still hold."""
-    return [n for n, struck in _counts_said(candidate) if not struck]
+def _counted(rest: str) -> str:
+    """The stem of the word a count is said of, right after it ("32 tables, …" → "tabl")."""
+    following = re.match(r"\s+([\w'’]+)", rest)
+    return stem(following.group(1)) if following else ""
+
+
+def _counts_in(candidate: Candidate, of: str = "") -> list[int]:
+    """The counts ``candidate`` says that still hold (of ``of`` only, when given)."""
+    return [n for n, struck in _counts_said(candidate, of) if not struck]
 
 
 def _price_each(chosen: list[Candidate]):
@@ -97,14 +117,17 @@ def latest_count(
         return None
     pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
     chosen_counts = {n for c in chosen for n in _counts_in(c)}
+    each_of = _price_each(chosen).each_of
     counted = []
     for c in [*chosen, *pool]:
         said = _counts_said(c)
         # About the same thing by its words, or by striking out the very count chosen: "she's
-        # bumped it to 40 planters, not 30!!" after "wants 30 … at $22 each" names it as "it".
+        # bumped it to 40 planters, not 30!!" after "wants 30 … at $22 each" names it as "it";
+        # or a count of the very thing the price is each of ("32 tables", for "€40 a table").
         if any(not struck for _, struck in said) and (
             share_of(subject, c.terms, question) >= SUBJECT_SHARE
             or any(struck and n in chosen_counts for n, struck in said)
+            or (each_of and _counts_in(c, each_of))
         ):
             counted.append(c)
     if not counted:
@@ -195,8 +218,12 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
     if TOTAL.search(text):
         # So many at a price each: the count said last ("40 planters" after "wants 30").
         price = _price_each(chosen)
-        counted = [(c.said_on, n) for c in chosen for n in _counts_in(c)]
-        if price is None or not counted:
+        if price is None:
+            return ""
+        # Of the thing the price is each of when said so ("32 tables" at "€40 a table").
+        counted = [(c.said_on, n) for c in chosen for n in _counts_in(c, price.each_of)]
+        counted = counted or [(c.said_on, n) for c in chosen for n in _counts_in(c)]
+        if not counted:
             return ""
         count = max(counted, key=lambda pair: pair[0])[1]
         return f"{price.currency}{count * price.value:,.0f}: {count} at {price.said()}"

@@ -707,6 +707,16 @@ def test_the_other_side_of_a_difference_is_looked_for_in_the_first_sentences_tal
                "and ten")],
          "how many chairs did the hire place say", "24 — ", ""),
         # ... or in figures, the current one first.
+        # A price each of a thing ("£6 a ticket") is multiplied by how many of that thing were
+        # said, not by another count said beside it.
+        ([(30, "school disco is on the 14th, £6 a ticket, dj is mr hale"),
+          (3, "disco was mad, sold 85 tickets and 40 glow sticks")],
+         "how much did the tickets for the disco bring in", "£510: 85 at £6 a ticket", ""),
+        # A total that can be worked out answers though its sentences never name what the
+        # question calls it ("grub").
+        ([(40, "rosa came back with her quote, £12 a head for the hot buffet"),
+          (6, "final numbers in, told rosa 45")],
+         "how much will rosa's grub come to in total", "£540: 45 at £12 each", ""),
         ([(20, "bbq numbers: 18 so far"), (5, "bbq is 24 now not 18, the Okafors are in")],
          "how many r coming to the bbq now", "24 — ", "before: 18"),
         # A name given in so many words, though no one's name is in the sentence; who wants

@@ -70,6 +70,12 @@ def test_a_day_and_time_are_parsed_beside_the_words_not_spliced_into_them():
     assert parsed.said(beside.as_dict()) == ["Tue 8 Dec 2026, 10:30am"]
 
 
+def test_a_price_each_is_kept_beside_the_words_with_what_it_is_each_of():
+    beside = parsed.parse("the face painter wants £4 a child", said_on=WEDNESDAY).as_dict()
+    assert beside["amounts"][0]["each_of"] == "child"
+    assert parsed.said(beside) == ["£4 a child"]
+
+
 @pytest.mark.parametrize(
     ("said", "kept"),
     [

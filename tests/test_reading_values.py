@@ -120,6 +120,23 @@ def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
     assert found == ([value] if value else [])
 
 
+@pytest.mark.parametrize(
+    ("said", "shown", "per", "each_of"),
+    [
+        ("the disco is £6 a ticket, under 5s free", "£6 a ticket", "each", "ticket"),
+        ("she charges 30 euro per lesson", "€30 a lesson", "each", "lesson"),
+        ("£14 a head for the buffet", "£14 each", "each", ""),
+        # a word after "a" that is no thing a price is each of
+        ("$120 a bit steep for a hoodie tbh", "$120", "", ""),
+        ("paid £200 a couple of weeks ago", "£200", "", ""),
+        ("£75 a month for the gym", "£75 a month", "month", ""),
+    ],
+)
+def test_a_price_each_is_of_the_thing_named_after_it(said, shown, per, each_of):
+    [amount] = amounts.find(said)
+    assert (amount.said(), amount.per, amount.each_of) == (shown, per, each_of)
+
+
 def test_a_date_is_read_by_the_verb_of_its_own_sentence():
     """ "sami made the swim meet!! its aug 8": "made" is another sentence's; the date is ahead."""
     said = "cabin news … sami made the regional swim meet!! its aug 8 + 9 in truro"

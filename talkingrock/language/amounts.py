@@ -48,6 +48,13 @@ _PER = {"a month": "month", "per month": "month", "pm": "month", "a week": "week
         "per week": "week", "pw": "week", "a year": "year", "per year": "year", "pa": "year",
         "an hour": "hour", "per hour": "hour", "ph": "hour", "a day": "day",
         "per day": "day", "each": "each", "a head": "each"}  # fmt: skip
+# "€40 a table", "£14 per person": a price each of the thing named after it. Words that follow an
+# amount after "a" without naming what it is each of ("£50 a bit steep", "$900 a while back",
+# "a couple of days ago") are not such a thing; nor a period, which ``_PER`` reads.
+_NOT_EACH = frozenset(
+    "bit lot lots while few couple little good great big fair fortune load bunch pretty very "
+    "really quite total week month year day hour night fortnight half third quarter".split()
+)
 
 
 def _alternation(words) -> str:
@@ -82,7 +89,7 @@ _AMOUNT = re.compile(
     rf"(?<![\w.,:/-])([£$€])?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
     rf"(?:\s?({_alternation(_MULTIPLIERS)})\b)?"
     rf"(?:\s?({_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})(?![a-z]))?"
-    rf"(?:\s+({_alternation(_PER)})\b)?",
+    rf"(?:\s+({_alternation(_PER)})\b|\s+(?:a|an|per)\s+([a-z]{{3,}})(?![\w'’-]))?",
     re.IGNORECASE,
 )
 
@@ -96,6 +103,7 @@ class Amount:
     currency: str = ""  # "£", "$", "€" or ""
     unit: str = ""  # "minutes", "miles", "percent"… or ""
     per: str = ""  # "month", "week", "year", "hour", "each" or ""
+    each_of: str = ""  # what a price each is of, as said: "table" for "€40 a table"
 
     @property
     def is_money(self) -> bool:
@@ -103,7 +111,7 @@ class Amount:
 
     def as_dict(self) -> dict[str, str]:
         found = {"text": self.text, "value": format(self.value.normalize(), "f")}
-        for key in ("currency", "unit", "per"):
+        for key in ("currency", "unit", "per", "each_of"):
             if value := getattr(self, key):
                 found[key] = value
         return found
@@ -120,7 +128,9 @@ class Amount:
         text = f"{self.currency}{number}" if self.currency else number
         if self.unit:
             text += "%" if self.unit == "percent" else f" {self.unit}"
-        if self.per:
+        if self.each_of:
+            text += f" a {self.each_of}"
+        elif self.per:
             text += " each" if self.per == "each" else f" a {self.per}"
         return text
 
@@ -186,11 +196,16 @@ def find(
     found = []
     for m in _AMOUNT.finditer(text or ""):
         start, end = m.span()
+        symbol, number, multiplier, unit_word, per, each_of = m.groups()
+        each_of = (each_of or "").lower()
+        is_money_word = bool(unit_word) and " ".join(unit_word.lower().split()) in _CURRENCY_WORDS
+        if each_of and (each_of in _NOT_EACH or not (symbol or is_money_word)):
+            # Not a price each: "£50 a bit steep", or a count ("3 a side").
+            each_of, end = "", max(m.end(group) for group in (2, 3, 4) if m.group(group))
         while end > start and text[end - 1].isspace():
             end -= 1
         if any(s < end and start < e for s, e in skip):
             continue
-        symbol, number, multiplier, unit_word, per = m.groups()
         is_word_number = not number[:1].isdigit()
         # "nine thousand four hundred" holds its multiplier, as "6k" and "six grand" do.
         scaled = is_word_number and any(w in _SCALES for w in number.lower().split())
@@ -225,7 +240,7 @@ def find(
                 unit = _UNITS[word]
         if (multiplier or scaled or bare) and not currency and not unit:
             currency = default_currency  # "saves like 6k": money, in the household's currency
-        per_word = " ".join(per.lower().split()) if per else ""
+        per_word = " ".join(per.lower().split()) if per else ("each" if each_of else "")
         if per_word in ("each", "a head") and not currency:
             per_word = ""  # "45 mins each way"
             end = start + len(text[start:end].rsplit(maxsplit=1)[0])
@@ -238,6 +253,7 @@ def find(
                 currency,
                 unit,
                 _PER[per_word] if per_word else "",
+                each_of,
             )
         )
     return found

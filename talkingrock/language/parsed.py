@@ -104,6 +104,7 @@ def _amount_words(amount: dict) -> str:
             amount.get("currency", ""),
             amount.get("unit", ""),
             amount.get("per", ""),
+            amount.get("each_of", ""),
         )
     except (ArithmeticError, ValueError):
         return amount.get("text", "")
