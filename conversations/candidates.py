@@ -2,7 +2,7 @@
 each sentence of what recall found, a long run-on read two clauses at a time, with the words said
 around it in its conversation; a message that names the thing read on into the rest of the
 message or the member's next one; and what the member said later about the same thing, looked up
-in their own keyword index, or in reply to the assistant's question about it. Each is read for the kind of value the question asks for with the one
+in their own keyword index. Each is read for the kind of value the question asks for with the one
 date and amount parser."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
-from django.db.models import Q
 from django.utils import timezone
 
 from conversations.models import Message
@@ -128,8 +127,13 @@ def _turns_before(hits: list[Hit]) -> tuple[dict[int, set[str]], dict[int, str]]
     }
     if not wanted:
         return {}, {}
+    just_before = {
+        (conversation_id, position - 1): said[pk]
+        for pk, conversation_id, position in said_at
+        if position >= 1
+    }
     before: dict[int, set[str]] = {}
-    turns = {}
+    replying: dict[int, str] = {}
     found = Message.objects.filter(
         conversation_id__in={conversation_id for conversation_id, _ in wanted},
         position__in={position for _, position in wanted},
@@ -137,21 +141,10 @@ def _turns_before(hits: list[Hit]) -> tuple[dict[int, set[str]], dict[int, str]]
     for conversation_id, position, role, content in found:
         if (memory_id := wanted.get((conversation_id, position))) is not None:
             before.setdefault(memory_id, set()).update(content_terms(content))
-        turns[(conversation_id, position)] = (role, content)
-    # The question a run of the member's messages replies to: the assistant's, just before
-    # the run ("Anything on the formal?", then "ugh yes. school moved it", "now thurs 19 nov").
-    replying: dict[int, str] = {}
-    for pk, conversation_id, position in said_at:
-        for back in range(1, TURNS_BEFORE + 1):
-            role, content = turns.get((conversation_id, position - back), (None, ""))
-            if role != Message.Role.ASSISTANT:
-                if role is None:
-                    break
-                continue
+        if role == Message.Role.ASSISTANT and (conversation_id, position) in just_before:
             asked = [s for s in sentences(content) if is_question(s)]
             if asked:
-                replying[said[pk]] = asked[-1]
-            break
+                replying[just_before[(conversation_id, position)]] = asked[-1]
     return before, replying
 
 
@@ -423,62 +416,14 @@ def said_later(owner, best: Candidate, question: Question, subject: set[str]) ->
         limit=LATER_SCAN,
         include_archived=False,
     )
-    later = list(
+    later = (
         Memory.everything.select_related("act")
         .filter(pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
         .exclude(pk=best.hit.memory_id)
     )
-    # The assistant's question that names it ("Anything on the formal?") stands for the
-    # member's replies to it, which may not ("now thurs 19 nov at wattle house in milton").
-    asked = [
-        m
-        for m in later
-        if m.kind == Memory.Kind.REPLY
-        and any(content_terms(s) & subject for s in sentences(m.content) if is_question(s))
-    ]
-    said = [m for m in later if m.kind != Memory.Kind.REPLY]
-    taken = {m.pk for m in said}
-    said += [m for m in replies_to(owner, asked) if m.pk not in taken]
-    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in said]
+    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
     return candidates_of(hits, rank_from=LATER_RANK)
-
-
-def replies_to(owner, asked: list[Memory]) -> list[Memory]:
-    """The member's messages that reply to these questions of the assistant's: the run of them
-    just after each (at most ``TURNS_BEFORE``, as a reply is read with that many turns before
-    it), up to the assistant's next turn."""
-    at = list(
-        Message.objects.filter(pk__in=[m.message_id for m in asked if m.message_id]).values_list(
-            "conversation_id", "position"
-        )
-    )
-    near = Q()
-    for conversation_id, position in at:
-        near |= Q(
-            conversation_id=conversation_id,
-            position__gt=position,
-            position__lte=position + TURNS_BEFORE,
-        )
-    if not near:
-        return []
-    turns = {
-        (conversation_id, position): (role, pk)
-        for conversation_id, position, role, pk in Message.objects.filter(near).values_list(
-            "conversation_id", "position", "role", "pk"
-        )
-    }
-    replies = []
-    for conversation_id, position in at:
-        for after in range(1, TURNS_BEFORE + 1):
-            role, pk = turns.get((conversation_id, position + after), (None, None))
-            if role != Message.Role.USER:
-                break  # the run ends at the assistant's next turn
-            replies.append(pk)
-    return list(
-        Memory.everything.select_related("act").filter(
-            owner=owner, kind=Memory.Kind.SAID, message_id__in=replies
-        )
-    )
 
 
 def said_in(owner, conversation_ids: set[int]) -> list[Candidate]:

@@ -179,13 +179,6 @@ def _time_value(
             day = next((m.day for m in said_days if m.start < corrected), None)
             if day is not None:
                 return spoken.spoken(day, weekday=True) + at
-        if (
-            corrected
-            and mention.start >= corrected
-            and (day := _in_month_before(mention, said_days, corrected))
-        ):
-            # "thurs 19 nov … wait its fri 20th": the 20th of the month said before
-            return spoken.spoken(day, weekday=True) + at
         if mention.recurs is not None:
             return mention.recurs.words + at
         if mention.said_as == "date" and mention.period is not None:
@@ -200,27 +193,6 @@ def _time_value(
         month = next((m for m in mentions if m.said_as == "month" and m.period), None)
         return _month_said(month) if month else spoken.spoken(said_on, weekday=True)
     return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
-
-
-_MONTH_NAMED = re.compile(rf"\b(?:{MON})\b", re.I)
-
-
-def _in_month_before(
-    mention: dates.Mention, said_days: list[dates.Mention], corrected: int
-) -> date | None:
-    """For a day of the month said without its month after a correction ("wait its fri 20th"):
-    that day in the month of the day said before the correction ("thurs 19 nov")."""
-    if mention.day is None or mention.said_as != "date" or _MONTH_NAMED.search(mention.text):
-        return None
-    month_of = next(
-        (m.day for m in said_days if m.start < corrected and _MONTH_NAMED.search(m.text)), None
-    )
-    if month_of is None:
-        return None
-    try:
-        return month_of.replace(day=mention.day.day)
-    except ValueError:
-        return None  # "the 31st" of a month of thirty days
 
 
 # How a month said alone is said back: "by April 2026", "end of April 2026"; "in", "next",

@@ -908,59 +908,6 @@ def test_a_reply_is_about_the_question_the_assistant_asked(alice, index):
     assert "Last one stank of wet dog" in answer.text.splitlines()[0]
 
 
-def test_a_later_reply_to_a_question_about_the_thing_is_its_later_word(alice, index):
-    """ "Anything new on the nativity?" then "ugh yes they moved it", "now tues 15 dec at st
-    marks church": the messages never name the nativity, but they reply to a question about it,
-    so they are the later word on it; "wait its weds 16th" corrects the day."""
-    user, assistant = Message.Role.USER, Message.Role.ASSISTANT
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=40), "ellas nativity is fri 11 dec in the school hall"
-    )
-    _talked(
-        alice,
-        NOW - timedelta(days=6),
-        (user, "morning, bins done and the boiler man came"),
-        (assistant, "Good. Anything new on the nativity?"),
-        (user, "ugh yes they moved it, hall roof is leaking"),
-        (user, "now tues 15 dec at st marks church"),
-        (user, "wait its weds 16th. tues was the old letter"),
-        (assistant, "Wednesday 16 December at St Mark's. Anything else?"),
-        (user, "nope"),
-    )
-    index(alice)
-
-    answer = ask(alice, "when n where is ellas nativity now")
-
-    lead = answer.text.splitlines()[0]
-    assert lead.startswith("Wednesday 16 December"), answer.text
-    assert "st marks church" in lead and "before: Friday 11 December" in lead
-
-
-def test_the_replies_to_a_question_are_the_members_messages_up_to_the_next_turn(alice, bob):
-    """At most two messages after it ("and the bins need doing" is read with other turns), and
-    only the owner's."""
-    user, assistant = Message.Role.USER, Message.Role.ASSISTANT
-    talk = _talked(
-        alice,
-        NOW - timedelta(days=3),
-        (assistant, "How did the MOT go?"),
-        (user, "failed"),
-        (user, "brake discs"),
-        (assistant, "Annoying. When is the retest?"),
-        (user, "tues"),
-        (user, "then the 18th for pickup"),
-        (user, "and the bins need doing"),
-    )
-    asked = Memory.everything.filter(conversation=talk, kind=Memory.Kind.REPLY).order_by("pk")
-
-    replies = candidates.replies_to(alice, list(asked))
-
-    assert sorted(m.content for m in replies) == sorted(
-        ["failed", "brake discs", "tues", "then the 18th for pickup"]
-    )
-    assert candidates.replies_to(bob, list(asked)) == []
-
-
 @pytest.mark.parametrize(
     ("asked", "about_wanting"),
     [

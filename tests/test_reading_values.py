@@ -200,29 +200,3 @@ def test_a_name_asked_for_is_not_the_one_the_question_names():
     assert (
         sentence_values.value_in(said, "name", said_on=SAID_ON, about=frozenset({"lee"})) == "Ruth"
     )
-
-
-@pytest.mark.parametrize(
-    ("text", "corrects"),
-    [
-        ("wait no, 9:45. I wrote it down wrong", True),
-        ("wait its weds 16th. tues was the old letter", True),
-        ("sorry 480 not 450", True),
-        ("sorry, I mean the 14th", True),
-        ("sorry I'm late replying", False),
-        ("wait till you hear this", False),
-        ("its weds 16th", False),
-    ],
-)
-def test_the_words_that_correct_what_was_just_said(text, corrects):
-    assert (values.corrected_from(text) is not None) is corrects
-
-
-def test_a_day_said_after_a_correction_is_in_the_month_said_before_it():
-    """ "tues 15 dec … wait its weds 16th": the 16th of December, not the nearest Wednesday the
-    16th (September, when said in November)."""
-    sentence = "now tues 15 dec at st marks … wait its weds 16th. tues was the old letter"
-    said_on = date(2026, 11, 21)
-    assert sentence_values.value_in(sentence, "date", said_on=said_on) == (
-        "Wednesday 16 December 2026"
-    )

@@ -184,10 +184,9 @@ _STRIKES = re.compile(_STRIKE, re.I)
 
 
 # A correction of what was just said: "wait no, 9:45", "no wait, thursday", "sorry, I mean the
-# 14th", "wait it's the 20th", "sorry 6350", "*tuesday".
+# 14th", "*tuesday".
 CORRECTION = re.compile(
     r"(?:^|…\s*|[.!?]\s+)(?:wait,?\s+no\b|no,?\s+wait\b|sorry,?\s+i\s+mean\b|i\s+mean\b|"
-    r"wait,?\s+(?:it'?s|it’s|its|it\s+was)\b|sorry,?\s+(?=[£$€]?\d)|"
     r"correction\b|scratch\s+that\b|oops\b|\*)",
     re.I,
 )
