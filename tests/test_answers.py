@@ -712,6 +712,9 @@ def test_the_other_side_of_a_difference_is_looked_for_in_the_first_sentences_tal
         ([(30, "school disco is on the 14th, £6 a ticket, dj is mr hale"),
           (3, "disco was mad, sold 85 tickets and 40 glow sticks")],
          "how much did the tickets for the disco bring in", "£510: 85 at £6 a ticket", ""),
+        ([(30, "found a cottage in whitby, £85 a night, dogs allowed"),
+          (10, "booked the whitby cottage for 4 nights from the 12th, 2 of us + the dog")],
+         "how much will the whitby cottage come to in total", "£340: 4 at £85 a night", ""),
         # A total that can be worked out answers though its sentences never name what the
         # question calls it ("grub").
         ([(40, "rosa came back with her quote, £12 a head for the hot buffet"),

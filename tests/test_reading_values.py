@@ -125,10 +125,12 @@ def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
     [
         ("the disco is £6 a ticket, under 5s free", "£6 a ticket", "each", "ticket"),
         ("she charges 30 euro per lesson", "€30 a lesson", "each", "lesson"),
+        ("the b&b is £90 a night w breakfast", "£90 a night", "each", "night"),
         ("£14 a head for the buffet", "£14 each", "each", ""),
         # a word after "a" that is no thing a price is each of
         ("$120 a bit steep for a hoodie tbh", "$120", "", ""),
         ("paid £200 a couple of weeks ago", "£200", "", ""),
+        ("sent him £30 a minute ago", "£30", "", ""),
         ("£75 a month for the gym", "£75 a month", "month", ""),
     ],
 )

@@ -53,7 +53,8 @@ _PER = {"a month": "month", "per month": "month", "pm": "month", "a week": "week
 # "a couple of days ago") are not such a thing; nor a period, which ``_PER`` reads.
 _NOT_EACH = frozenset(
     "bit lot lots while few couple little good great big fair fortune load bunch pretty very "
-    "really quite total week month year day hour night fortnight half third quarter".split()
+    "really quite total week month year day hour fortnight half third quarter minute "
+    "moment second".split()
 )
 
 
