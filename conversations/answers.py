@@ -557,11 +557,13 @@ def answer_question(
         if candidate.hit not in used:
             used.append(candidate.hit)
     holds = asked.wanted is not None and bool(value_of(current, asked))
-    reason = (
-        f"It covers {coverage:.0%} of what the question asks"
-        if coverage >= MIN_COVERAGE
-        else f"It means nearly what the question asks (similarity {meaning:.2f})"
-    ) + (" and holds the kind of thing asked for." if holds else ".")
+    if low:
+        reason = f"It covers {coverage:.0%} of what the question asks, and the sum is worked out"
+    elif coverage >= MIN_COVERAGE:
+        reason = f"It covers {coverage:.0%} of what the question asks"
+    else:
+        reason = f"It means nearly what the question asks (similarity {meaning:.2f})"
+    reason += " and holds the kind of thing asked for." if holds else "."
     if before is not None:
         reason += (
             " It is the earlier word on it, as asked; what replaced it follows."

@@ -739,6 +739,27 @@ def test_the_answer_leads_with_the_value_as_it_was_said(alice, index, told, ques
     assert first.startswith(lead) and shows in first, first
 
 
+def test_a_total_below_the_floor_is_given_only_when_it_is_worked_out(alice, index):
+    """ "how much will rosa's grub come to in total" names little of what was said: it is
+    answered with the sum, saying so, and declined while no count has been said."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "rosa came back with her quote, £12 a head for the hot buffet",
+    )
+    index(alice)
+    question = "how much will rosa's grub come to in total"
+
+    assert ask(alice, question).kind == "no_memory"
+
+    _said_in_a_conversation(alice, NOW - timedelta(days=6), "final numbers in, told rosa 45")
+    index(alice)
+    answer = ask(alice, question)
+
+    assert answer.text.startswith("£540: 45 at £12 each")
+    assert "the sum is worked out" in answer.reason
+
+
 def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
     """ "wait no, 9:45": the member's next message corrects the time; the day stays."""
     _said_in_a_conversation(
