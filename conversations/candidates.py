@@ -389,7 +389,7 @@ def value_of(candidate: Candidate, question: Question) -> str:
             candidate,
             question.wanted,
             happened=question.happened,
-            about=frozenset(question.weights),
+            about=question.about,
         )
     return any_value(candidate)
 

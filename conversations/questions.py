@@ -98,6 +98,10 @@ def is_question(text: str) -> bool:
 _ASKS = (
     ("schedule", re.compile(r"\bhow often\b|\b(?:what|which) (?:days|nights|evenings|mornings|weekends)\b")),
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
+    # a measure of a thing: its age, weight or size ("how old is pretzel", "how big is the sunroom")
+    ("age", re.compile(r"\bhow old\b")),
+    ("weight", re.compile(r"\bhow heavy\b|\bweigh\b")),
+    ("size", re.compile(r"\bhow (?:tall|big|wide|high|deep|large)\b|\bwhat size\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("count", re.compile(r"\bhow many\b")),
     # the number a thing goes by: "whats our plot no", "what's the flight number again"; not a
@@ -108,14 +112,28 @@ _ASKS = (
     ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
+    # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
+    # nor "who's the plumber" (a name asked for)
+    ("who", re.compile(
+        r"^\s*who(?:'s|’s|s|\s+is|\s+was|\s+r)\s+(?!(?:next|in|out|free|left|up|there|here|on|off|"
+        r"around|home|back|it|that|this|he|she|they|we|you|i|me|him|her|them|the|a|an|my|our|"
+        r"your|his|their|its|doing|going|coming|paying|taking|driving|bringing)\b)"
+        r"[a-z][\w'’-]*(?<!ing)(?:\s+[a-z][\w'’-]*(?<!ing))?(?:\s+again)?\s*\??\s*$")),
     ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
+    # which one of its kind: "which knee is dad getting done", "which bin goes out"
+    ("which", re.compile(r"\bwhich\s+(?!(?:one|ones|of|is|was|are|were|do|does|did)\b)[a-z]+\b")),
 )  # fmt: skip
+# The thing a "which" question asks which one of: "knee" in "which knee is dad getting done".
+_WHICH_THING = re.compile(r"\bwhich\s+([a-z]+)\b")
 
 
 # The words that only say what kind of value is asked for ("how LONG is the drive"): no
 # sentence that answers repeats them, so they do not count towards coverage.
 FRAME_WORDS = {
     "duration": frozenset({"long", "far"}),
+    "age": frozenset({"old"}),
+    "weight": frozenset({"heavy", "weigh", "weighs"}),
+    "size": frozenset("tall big wide high deep large size".split()),
     "count": frozenset({"many", "total", "altogether", "together"}),
     "amount": frozenset(
         {
@@ -148,6 +166,7 @@ FRAME_WORDS = {
         }
     ),
     "number": frozenset({"no", "number", "num"}),
+    "who": frozenset({"again"}),
     "schedule": frozenset({"often", "day", "days"}),
     "time": frozenset({"time", "hour", "early", "late"}),
     "date": frozenset({"date", "day"}),
@@ -229,6 +248,13 @@ class Question:
     happened: bool = False  # asks when something happened ("when did …")
     # the places it names, by the stems of their words ("my manager at Greenhaven")
     places: frozenset[str] = frozenset()
+    thing: str = ""  # for "which": the stem of the thing it asks which one of ("knee")
+
+    @property
+    def about(self) -> frozenset[str]:
+        """The words a value it asks for is read beside: the thing a "which" question names,
+        else all its words."""
+        return frozenset({self.thing}) if self.thing else frozenset(self.weights)
 
     def at_another_place(self, sentence: str, terms: frozenset[str]) -> bool:
         """Whether ``sentence`` (its content words ``terms``) says something is at a place, not
@@ -348,4 +374,10 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         past,
         bool(_HAPPENED.search(text.lower())),
         places_at(question) & weights.keys(),
+        _thing_asked(text, wanted),
     )
+
+
+def _thing_asked(text: str, wanted: str | None) -> str:
+    found = _WHICH_THING.search(text.lower()) if wanted == "which" else None
+    return stem(found.group(1)) if found else ""

@@ -5,6 +5,7 @@ the question is about, and not one the sentence says no longer holds."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date, timedelta
 
@@ -60,6 +61,12 @@ def value_in(
         return found_people[0][1] if found_people else named_as(sentence, about)
     if kind == "preference":
         return prefers(sentence)
+    if kind in MEASURES:
+        return measure_in(sentence, kind)
+    if kind == "who":
+        return described(sentence, about)
+    if kind == "which":
+        return which_of(sentence, about)
     if kind == "place":
         found_places = nearest_first(
             still_held([(p.start, p) for p in places.places_in(sentence)], sentence),
@@ -74,6 +81,112 @@ def value_in(
     if kind == "number":
         return _number_of(sentence, about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+# A measure of a thing, with its unit as said: an age ("4yo", "6 months old"), a weight ("28kg",
+# "11 stone"), a size ("4m x 5m", "20 sq m", "6.6kw"). The money and counts readers leave these
+# alone: "4m" there is four million.
+_FIGURE = r"\d+(?:\.\d+)?"
+_UNITS_OF = {
+    "age": r"y/?o|years?\s+old|yrs?\s+old|months?\s+old|weeks?\s+old",
+    "weight": r"kgs?|kilos?|lbs?|stone|st|grams?|g",
+    "size": r"sq\.?\s?m|square\s+met(?:re|er)s?|m2|cm|mm|m|metres?|meters?|ft|feet|foot|"
+    r"inch(?:es)?|kw",
+}
+MEASURES = frozenset(_UNITS_OF)
+_MEASURE = {
+    kind: re.compile(
+        # "4m x 5m", "4 by 5 metres", "28kg"
+        rf"(?<![\w.£$€])(?:{_FIGURE}\s?(?:{units})?\s?(?:x|by)\s?{_FIGURE}\s?(?:{units})|"
+        rf"{_FIGURE}\s?(?:{units}))(?![\w/])",
+        re.I,
+    )
+    for kind, units in _UNITS_OF.items()
+}
+
+
+def measure_in(sentence: str, kind: str) -> str:
+    """The first age, weight or size (``kind``) ``sentence`` gives, as said ("4m x 5m"); ""
+    when it gives none."""
+    found = _MEASURE[kind].search(sentence)
+    return " ".join(found.group().split()) if found else ""
+
+
+# Who someone is, said beside their name: "her son Colm", "met the foster lady tonite, teagan",
+# "nisha's my sister", "Craig from SunVolt", "deirdre whos doing the drawings".
+_OWNER = r"(?:my|our|her|his|their|the|your)"
+# Before a name, the words end in a word for a person ("the foster lady", "our neighbour"): not
+# "the solar" in "yeah the solar Craig rang".
+_PERSON_WORDS = names.ROLES | frozenset(
+    "lady man guy woman girl boy bloke fella chap lad lass kid person one cousin nephew niece "
+    "godmother godfather stepdad stepmum colleague fiance fiancee".split()
+)
+_PERSON = "|".join(sorted(_PERSON_WORDS, key=len, reverse=True))
+_DESCRIBED_BEFORE = re.compile(
+    rf"\b({_OWNER}\s+(?:[a-z][\w'’-]*\s+){{0,2}}?(?:{_PERSON}))(?:\s+[a-z][\w'’-]*)?\s*,?\s*$",
+    re.I,
+)
+_DESCRIBED_AFTER = (
+    # "Colm, her son", "nisha's my sister": to the word for a person, or two words on
+    re.compile(
+        rf"^\s*,?\s*(?:(?:is|was)\s+)?((?:{_OWNER}|a|an)\s+(?:[a-z][\w'’-]*\s+){{0,2}}?"
+        rf"(?:{_PERSON}))\b",
+        re.I,
+    ),
+    re.compile(
+        rf"^\s*,?\s*(?:(?:is|was)\s+)?((?:{_OWNER}|a|an)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)",
+        re.I,
+    ),
+    # from or at a place, after a surname perhaps: "Pawdrig Walsh from the national school"
+    re.compile(
+        r"^(?:\s+[a-z][\w'’-]*)?\s+((?:from|at)\s+(?:the\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?|"
+        r"[a-z][\w'’-]*))",
+        re.I,
+    ),
+    re.compile(
+        r"^\s*,?\s*who(?:'s|’s|s|\s+is|\s+was)?\s+([a-z][\w'’-]*(?:\s+[a-z][\w'’-]*){0,2})", re.I
+    ),
+)
+_WORD_AT = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def described(sentence: str, about: frozenset[str]) -> str:
+    """Who the one the question names is, in the sentence's words: "her son" for "who's colm"
+    in "her son Colm rang me"; "" when it says nothing of who they are."""
+    for word in _WORD_AT.finditer(sentence):
+        if stem(re.sub(r"['’]s$", "", word.group().lower())) not in about:
+            continue
+        if found := _DESCRIBED_BEFORE.search(sentence[max(0, word.start() - 40) : word.start()]):
+            return found.group(1)
+        rest = sentence[word.end() : word.end() + 60]
+        if word.group().lower().endswith(("'s", "’s")):
+            rest = " is " + rest  # "nisha's my sister"
+        for pattern in _DESCRIBED_AFTER:
+            if found := pattern.search(rest):
+                return found.group(1)
+    return ""
+
+
+def which_of(sentence: str, about: frozenset[str]) -> str:
+    """Which one of the thing asked about the sentence says: the word said right before it
+    ("the right knee" → "right knee"), not a word that says whose it is ("dads knee")."""
+    words = list(_WORD_AT.finditer(sentence))
+    for before, word in itertools.pairwise(words):
+        if stem(word.group().lower()) not in about:
+            continue
+        if sentence[before.end() : word.start()].strip():
+            continue  # a comma or a figure between them
+        said = before.group().lower()
+        plain = re.sub(r"['’]?s$", "", said)
+        if (
+            said in FILLER
+            or said.endswith(("'s", "’s"))
+            or plain in names.ROLES
+            or stem(said) in about
+        ):
+            continue
+        return f"{before.group()} {word.group()}"
+    return ""
 
 
 # A figure a thing goes by, said right after its name: "plot 27", "room no. 12", "gate #4".

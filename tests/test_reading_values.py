@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from conversations import candidates, sentence_values
+from conversations import candidates, questions, sentence_values
 from talkingrock.language import amounts, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
@@ -202,3 +202,50 @@ def test_a_name_asked_for_is_not_the_one_the_question_names():
     assert (
         sentence_values.value_in(said, "name", said_on=SAID_ON, about=frozenset({"lee"})) == "Ruth"
     )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "who"),
+    [
+        ("met the foster lady tonite, teagan. shes had the girl 5 wks", "teagan", "the foster lady"),
+        ("Her son Colm rang me from Boston last night", "colm", "Her son"),
+        ("nisha's my sister, rakesh is sanjay's younger brother", "nisha", "my sister"),
+        ("Pawdrig Walsh from the national school said he'd do it", "pawdrig", "from the national school"),
+        ("deirdre whos doing the drawings said the same", "deirdre", "doing the drawings"),
+        # the words before a name say who it is only when they end in a word for a person
+        ("yeah the solar Craig rang this morning", "craig", ""),
+        ("Craig rang", "craig", ""),
+    ],
+)  # fmt: skip
+def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name, who):
+    assert sentence_values.described(sentence, frozenset({questions.stem(name)})) == who
+
+
+@pytest.mark.parametrize(
+    ("sentence", "thing", "which"),
+    [
+        ("its the right knee by the way", "knee", "right knee"),
+        ("black bin this week, green next", "bin", "black bin"),
+        ("dads knee we finally got the date", "knee", ""),
+        ("sanjay's car is in for its mot", "car", ""),
+        ("the bin men came", "bin", ""),
+    ],
+)
+def test_which_one_is_the_word_said_before_the_thing(sentence, thing, which):
+    assert sentence_values.which_of(sentence, frozenset({questions.stem(thing)})) == which
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind", "measure"),
+    [
+        ("4yo, black brindle, 28kg, raced 31 times", "age", "4yo"),
+        ("4yo, black brindle, 28kg, raced 31 times", "weight", "28kg"),
+        ("its 4 by 5 metres off the back", "size", "4 by 5 metres"),
+        ("the rug is 2x3m", "size", "2x3m"),
+        # four million is money, not a size; a count is no measure
+        ("the loan is £1.2m", "size", ""),
+        ("we have 3 by the door", "size", ""),
+    ],
+)
+def test_an_age_a_weight_or_a_size_is_read_with_its_unit(sentence, kind, measure):
+    assert sentence_values.value_in(sentence, kind, said_on=SAID_ON) == measure

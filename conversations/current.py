@@ -1,0 +1,249 @@
+"""The current word on a thing, and the one it replaced (conversations/answers.py tells them):
+of the sentences that tell what the best one tells, the one said last (the first, for a question
+about the past), and the earlier one whose value differs. A later sentence tells the same thing
+when it covers about as much of the question, or names the thing and says it changed, or strikes
+out the very value the earlier one gives ("$118 a month now instead of 142"). Thresholds are the
+constants below, set on the development households with ``bench/answers.py``."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import timezone
+
+from conversations.candidates import (
+    LATER_RANK,
+    SUBJECT_SHARE,
+    Candidate,
+    any_value,
+    coverage_of,
+    held_value,
+    said_later,
+    share_of,
+    time_only,
+    value_of,
+)
+from conversations.questions import Question, content_terms, stem, words_of
+from conversations.sentence_values import replaced_in
+from conversations.sums import amounts_in, asked_amounts
+from talkingrock.language import dates, tense, values
+from talkingrock.language.offline.lexicon import normalise
+from talkingrock.language.words import zipf
+
+# Sentences that cover at least this share of what the best one covers, and hold a value of the
+# same kind, tell the same thing: the one said last is the current one.
+SAME_THING = 0.75
+# A later word that names less of the thing, and only gives another value without saying it
+# changed, must still cover this share of what the best one covers: "she's charging €520" after
+# "Maeve is doing it again, €450", not "owe €1,960".
+LOOSE_SHARE = 0.5
+# A sum and its update are of a size: the new one at most this many times the old, or the old
+# this many times the new ("$2,100 instead of the 1850"; "18 months, not 22").
+UPDATE_RATIO = 2.5
+# An earlier word that names none of the question's words is its "before" only as a bare reply:
+# a value and at most this many other words, each a common one (Zipf ``COMMON_WORD``, once in
+# ten thousand words): "910", "thursday 25th, needs it for two days"; not a sentence about
+# another thing ("the grout samples should be here by the 12th").
+BARE_TERMS = 3
+COMMON_WORD = 5.0
+
+
+def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: set[str]) -> bool:
+    """Whether ``c``, which holds a value of the kind asked for, tells what ``best`` tells (so
+    that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
+    if not _same_measure(best, c, question):
+        return False
+    names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE
+    if c.said_on.date() == best.said_on.date():
+        # Said the same day, another sentence with a value is about another thing ("a recheck
+        # next tues at 4:10" beside "yeast infection in the left ear") unless it names the same
+        # thing and says it changed.
+        return names_it and values.tells_a_change(best.sentence, c.sentence)
+    if coverage_of(c, question) >= SAME_THING * coverage_of(best, question):
+        return True
+    if question.about_the_past and c.said_on < best.said_on:
+        # The earlier word on the same thing: "£25 for a basic service" before "put the basic
+        # service up to £30".
+        return names_it
+    # One is a later word on the same thing that says it changed, though one of them names
+    # less of it: "football's moved to wednesdays at 5" after "Fionn has football on
+    # thursdays"; "orla's doing my return again, £380" before "shes charging £410 now".
+    earlier, later = (best, c) if c.said_on > best.said_on else (c, best)
+    struck = struck_in(later, question.wanted)
+    if (
+        struck
+        and same_value(struck, value_of(earlier, question))
+        and subject & (c.terms | c.around)
+    ):
+        # The later one says it replaced the very value the earlier one gives: "$118 a month now
+        # instead of 142" after "adding Lena would be $142 a month".
+        return True
+    if c is earlier and not _names_any(c, question) and not _bare(c):
+        # An earlier word that only its conversation ties to the thing: a sentence beside it
+        # there ("the shed moved on saturday", before "the defib went up") tells another.
+        return False
+    if question.happened and _planned_then_done(earlier, later) and subject & later.terms:
+        # "when did spectrum install our internet": "install booked for monday the 20th", then
+        # "spectrum finally came out last thursday".
+        return True
+    return (
+        names_it
+        or (
+            c.rank < LATER_RANK  # found for the question: its conversation may name it
+            and (
+                # it names the thing, and says it changed or covers enough of the question
+                (
+                    subject & c.terms
+                    and (
+                        values.says_it_changed(later.sentence)
+                        or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
+                    )
+                )
+                # or only the sentences around it name it, more than by one word of it
+                # ("tuesday", beside "Bernie's hours changed", for Eva's swimming), and the
+                # later one says it changed: not "fridays r tight if I have a late pt", told
+                # beside Sami's swim meet
+                or (
+                    share_of(subject, c.around, question) >= SUBJECT_SHARE
+                    and values.says_it_changed(later.sentence)
+                )
+            )
+        )
+    ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _names_any(candidate: Candidate, question: Question) -> bool:
+    """Whether ``candidate`` itself says any of the question's words."""
+    return any(question.covers(term, candidate.terms) for term in question.weights)
+
+
+def _bare(candidate: Candidate) -> bool:
+    """Whether ``candidate`` says little beside the days and times it names."""
+    text = candidate.sentence
+    said_on = timezone.localtime(candidate.said_on).date()
+    for mention in reversed(dates.find(text, today=said_on)):
+        text = f"{text[: mention.start]} {text[mention.end :]}"
+    terms = content_terms(text)
+    said = [word for word in words_of(normalise(text)) if stem(word) in terms]
+    return len(terms) <= BARE_TERMS and all(zipf(word) >= COMMON_WORD for word in said)
+
+
+def _planned_then_done(earlier: Candidate, later: Candidate) -> bool:
+    """Whether ``earlier`` tells something ahead and ``later`` tells it done."""
+    return tense.lean_of(earlier.sentence) != "past" and tense.lean_of(later.sentence) == "past"
+
+
+def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
+    """Whether two sums can be one value and its update: not a price each and a fee a week,
+    nor a fee of £410 and the £2,240 of tax owed (an update is within ``UPDATE_RATIO`` of the
+    value it replaces)."""
+    if question.wanted != "amount":
+        return True
+    pers = [{a.per for a in amounts_in(c)} - {""} for c in (one, other)]
+    if pers[0] and pers[1] and not pers[0] & pers[1]:
+        return False
+    sums = [asked_amounts(c, question)[:1] for c in (one, other)]
+    if not (sums[0] and sums[1]):
+        return True
+    low, high = sorted(abs(float(found[0].value)) for found in sums)
+    return high <= UPDATE_RATIO * low
+
+
+def current_and_before(
+    best: Candidate, scored: list[Candidate], question: Question, owner=None
+) -> tuple:
+    """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
+    for a question about the past) and the one it replaced, if their values differ."""
+    if question.wanted != "name" and not value_of(best, question):
+        return best, None  # no value, so none that a later one replaced
+    subject = {t for t in question.weights if question.covers(t, best.terms)}
+    if owner is not None and not question.about_the_past and subject:
+        scored = [*scored, *said_later(owner, best, question, subject)]
+    alike = [
+        c
+        for c in scored
+        if c.hit.memory_id != best.hit.memory_id
+        # a value it states, not only the day it was told on ("her teeth moved faster")
+        and (
+            held_value(c, question.wanted, about=question.about)
+            if question.wanted
+            else any_value(c)
+        )
+        and _tells_the_same(c, best, question, subject)
+    ]
+    if question.happened and tense.lean_of(best.sentence) == "past":
+        # What happened was told as done: a day told later is of another time ("this morning",
+        # of a second visit), unless it says the first was wrong.
+        alike = [
+            c
+            for c in alike
+            if c.said_on <= best.said_on
+            or values.says_it_changed(c.sentence)
+            or values.corrected_from(c.sentence) is not None
+        ]
+    told = [best, *alike]  # in the order they answer the question best
+    order = {id(c): at for at, c in enumerate(told)}
+    # The last said (the first for a question about the past); of two said together (two
+    # clauses of one message), the one that answers better.
+    if question.about_the_past:
+        current = min(told, key=lambda c: (c.said_on, c.rank, order[id(c)]))
+    else:
+        current = max(told, key=lambda c: (c.said_on, -c.rank, -order[id(c)]))
+    # Nearest in time first; of those said together, the one that answers best ("eva has
+    # swimming on tuesdays at five fifteen", not "… and Eva at two fifty" beside it).
+    if question.about_the_past:
+        told.sort(key=lambda c: (c.said_on, order[id(c)]))
+    else:
+        told.sort(key=lambda c: (c.said_on, -order[id(c)]), reverse=True)
+    if current.hit.components.get("replaces") and not question.about_the_past:
+        return current, None  # what it replaced is recorded: that is the "before"
+    value = value_of(current, question)
+    kind = value_kind(current, question)
+    # "its tues may 12 now, not may 5": the sentence says what it replaced, so an earlier one
+    # is its "before" only when it gives that value.
+    struck = "" if question.about_the_past else struck_in(current, kind)
+    for earlier in told:
+        if earlier.hit.memory_id == current.hit.memory_id:
+            continue
+        # The earlier value of the same kind: a time before a time, not a schedule.
+        other = (
+            held_value(earlier, kind, happened=question.happened, about=question.about)
+            if kind
+            else any_value(earlier)
+        )
+        if other and other != value and earlier.said_on.date() != current.said_on.date():
+            if struck and not same_value(struck, other):
+                continue
+            return current, earlier
+    return current, None
+
+
+def struck_in(candidate: Candidate, kind: str | None) -> str:
+    return replaced_in(
+        candidate.sentence, kind, said_on=timezone.localtime(candidate.said_on).date()
+    )
+
+
+def same_value(one: str, other: str) -> bool:
+    """Whether ``one`` gives the value ``other`` gives: its figures are all among the other's
+    ("may 5" and "Tuesday 5 May 2026"), or, with none, its words ("Hession" and "Hession's
+    bar")."""
+    figures = [set(re.findall(r"\d+(?:[:.]\d+)?", text.replace(",", ""))) for text in (one, other)]
+    if figures[0]:
+        return figures[0] <= figures[1]
+    said = content_terms(one)
+    return bool(said) and said <= content_terms(other)
+
+
+def value_kind(candidate: Candidate, question: Question) -> str | None:
+    """The kind of value ``candidate`` answers with: for "when", a time when what it names is a
+    time of day ("pickup moved to 3:30": a time, to set against a time), a schedule when it
+    names one."""
+    if time_only(candidate, question):
+        return "time"
+    if question.wanted == "date":
+        # "shopping is wednesdays instead": a schedule, to set against a schedule
+        value = value_of(candidate, question)
+        if value and value == held_value(candidate, "schedule", about=frozenset(question.weights)):
+            return "schedule"
+    return question.wanted
