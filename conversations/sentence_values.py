@@ -114,6 +114,7 @@ def measure_in(sentence: str, kind: str) -> str:
 
 # Who someone is, said beside their name: "her son Colm", "met the foster lady tonite, teagan",
 # "nisha's my sister", "Craig from SunVolt", "deirdre whos doing the drawings".
+_OWNERS = frozenset("my our her his their the your a an this that its".split())
 _OWNER = r"(?:my|our|her|his|their|the|your)"
 # Before a name, the words end in a word for a person ("the foster lady", "our neighbour"): not
 # "the solar" in "yeah the solar Craig rang".
@@ -122,19 +123,22 @@ _PERSON_WORDS = names.ROLES | frozenset(
     "godmother godfather stepdad stepmum colleague fiance fiancee".split()
 )
 _PERSON = "|".join(sorted(_PERSON_WORDS, key=len, reverse=True))
+# ("my manager there will be Priya": one word and a "will be" may come between)
 _DESCRIBED_BEFORE = re.compile(
-    rf"\b({_OWNER}\s+(?:[a-z][\w'’-]*\s+){{0,2}}?(?:{_PERSON}))(?:\s+[a-z][\w'’-]*)?\s*,?\s*$",
+    rf"\b({_OWNER}\s+(?:[a-z][\w'’-]*\s+){{0,2}}?(?:{_PERSON}))(?:\s+[a-z][\w'’-]*)?"
+    r"(?:\s+(?:is|was|will\s+be))?\s*,?\s*$",
     re.I,
 )
 _DESCRIBED_AFTER = (
-    # "Colm, her son", "nisha's my sister": to the word for a person, or two words on
+    # "Colm, her son", "nisha's my sister": after a comma or "is", to the word for a person, or
+    # two words on; not "send Farah his last school report"
     re.compile(
-        rf"^\s*,?\s*(?:(?:is|was)\s+)?((?:{_OWNER}|a|an)\s+(?:[a-z][\w'’-]*\s+){{0,2}}?"
+        rf"^\s*(?:,\s*|\s(?:is|was)\s+)((?:{_OWNER}|a|an)\s+(?:[a-z][\w'’-]*\s+){{0,2}}?"
         rf"(?:{_PERSON}))\b",
         re.I,
     ),
     re.compile(
-        rf"^\s*,?\s*(?:(?:is|was)\s+)?((?:{_OWNER}|a|an)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)",
+        rf"^\s*(?:,\s*|\s(?:is|was)\s+)((?:{_OWNER}|a|an)\s+[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)",
         re.I,
     ),
     # from or at a place, after a surname perhaps: "Pawdrig Walsh from the national school"
@@ -162,7 +166,9 @@ def described(sentence: str, about: frozenset[str]) -> str:
         if word.group().lower().endswith(("'s", "’s")):
             rest = " is " + rest  # "nisha's my sister"
         for pattern in _DESCRIBED_AFTER:
-            if found := pattern.search(rest):
+            found = pattern.search(rest)
+            # not a day said after the name ("farah from tomorrow", "sal at 5 on mondays")
+            if found and not dates.find(found.group(1), today=date.today()):
                 return found.group(1)
     return ""
 
@@ -171,11 +177,14 @@ def which_of(sentence: str, about: frozenset[str]) -> str:
     """Which one of the thing asked about the sentence says: the word said right before it
     ("the right knee" → "right knee"), not a word that says whose it is ("dads knee")."""
     words = list(_WORD_AT.finditer(sentence))
-    for before, word in itertools.pairwise(words):
+    for at, (before, word) in enumerate(itertools.pairwise(words)):
         if stem(word.group().lower()) not in about:
             continue
         if sentence[before.end() : word.start()].strip():
             continue  # a comma or a figure between them
+        opens = at == 0 or sentence[words[at - 1].end() : before.start()].strip()
+        if not opens and words[at - 1].group().lower() not in _OWNERS:
+            continue  # "test drove Fabia": the word before is no word of which one
         said = before.group().lower()
         plain = re.sub(r"['’]?s$", "", said)
         if (

@@ -215,6 +215,10 @@ def test_a_name_asked_for_is_not_the_one_the_question_names():
         # the words before a name say who it is only when they end in a word for a person
         ("yeah the solar Craig rang this morning", "craig", ""),
         ("Craig rang", "craig", ""),
+        ("send Farah his last school report", "farah", ""),
+        ("My manager there will be Priya Nandakumar.", "priya", "My manager"),
+        # a day said after the name is not where they are from
+        ("back to twice a week with Farah from tomorrow, mon weds at 5", "farah", ""),
     ],
 )  # fmt: skip
 def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name, who):
@@ -229,6 +233,9 @@ def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name,
         ("dads knee we finally got the date", "knee", ""),
         ("sanjay's car is in for its mot", "car", ""),
         ("the bin men came", "bin", ""),
+        # the word before must open the sentence or follow "the", "my" …: not a verb
+        ("test drove fabia sat", "fabia", ""),
+        ("we went for the blue fabia in the end", "fabia", "blue fabia"),
     ],
 )
 def test_which_one_is_the_word_said_before_the_thing(sentence, thing, which):
