@@ -94,6 +94,9 @@ def is_question(text: str) -> bool:
 
 # --- what a question asks for -------------------------------------------------------------------
 
+# Which one of its kind, and the thing it is one of: "which knee is dad getting done" (knee),
+# "which bin goes out"; not "which of the quotes", "which one".
+_WHICH = re.compile(r"\bwhich\s+(?!(?:one|ones|of|is|was|are|were|do|does|did)\b)([a-z]+)\b")
 # Each kind of value a question can ask for, and how it is asked.
 _ASKS = (
     ("schedule", re.compile(r"\bhow often\b|\b(?:what|which) (?:days|nights|evenings|mornings|weekends)\b")),
@@ -120,11 +123,8 @@ _ASKS = (
         r"your|his|their|its|doing|going|coming|paying|taking|driving|bringing)\b)"
         r"[a-z][\w'’-]*(?<!ing)(?:\s+[a-z][\w'’-]*(?<!ing))?(?:\s+again)?\s*\??\s*$")),
     ("name", re.compile(r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|\bcalled\b")),
-    # which one of its kind: "which knee is dad getting done", "which bin goes out"
-    ("which", re.compile(r"\bwhich\s+(?!(?:one|ones|of|is|was|are|were|do|does|did)\b)[a-z]+\b")),
+    ("which", _WHICH),
 )  # fmt: skip
-# The thing a "which" question asks which one of: "knee" in "which knee is dad getting done".
-_WHICH_THING = re.compile(r"\bwhich\s+([a-z]+)\b")
 
 
 # The words that only say what kind of value is asked for ("how LONG is the drive"): no
@@ -379,5 +379,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
 
 
 def _thing_asked(text: str, wanted: str | None) -> str:
-    found = _WHICH_THING.search(text.lower()) if wanted == "which" else None
+    """The stem of the thing a "which" question asks which one of ("knee" in "which knee is dad
+    getting done"); "" for any other question."""
+    found = _WHICH.search(text.lower()) if wanted == "which" else None
     return stem(found.group(1)) if found else ""

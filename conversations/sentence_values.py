@@ -64,7 +64,7 @@ def value_in(
     if kind in MEASURES:
         return measure_in(sentence, kind)
     if kind == "who":
-        return described(sentence, about)
+        return described(sentence, about, said_on=said_on)
     if kind == "which":
         return which_of(sentence, about)
     if kind == "place":
@@ -114,8 +114,9 @@ def measure_in(sentence: str, kind: str) -> str:
 
 # Who someone is, said beside their name: "her son Colm", "met the foster lady tonite, teagan",
 # "nisha's my sister", "Craig from SunVolt", "deirdre whos doing the drawings".
-_OWNERS = frozenset("my our her his their the your a an this that its".split())
-_OWNER = r"(?:my|our|her|his|their|the|your)"
+_WHOSE = ("my", "our", "her", "his", "their", "the", "your")
+_OWNER = rf"(?:{'|'.join(_WHOSE)})"
+_OWNERS = frozenset(_WHOSE) | {"a", "an", "this", "that", "its"}  # before "the right knee"
 # Before a name, the words end in a word for a person ("the foster lady", "our neighbour"): not
 # "the solar" in "yeah the solar Craig rang".
 _PERSON_WORDS = names.ROLES | frozenset(
@@ -154,7 +155,7 @@ _DESCRIBED_AFTER = (
 _WORD_AT = re.compile(r"[A-Za-z][\w'’-]*")
 
 
-def described(sentence: str, about: frozenset[str]) -> str:
+def described(sentence: str, about: frozenset[str], *, said_on: date) -> str:
     """Who the one the question names is, in the sentence's words: "her son" for "who's colm"
     in "her son Colm rang me"; "" when it says nothing of who they are."""
     for word in _WORD_AT.finditer(sentence):
@@ -168,7 +169,7 @@ def described(sentence: str, about: frozenset[str]) -> str:
         for pattern in _DESCRIBED_AFTER:
             found = pattern.search(rest)
             # not a day said after the name ("farah from tomorrow", "sal at 5 on mondays")
-            if found and not dates.find(found.group(1), today=date.today()):
+            if found and not dates.find(found.group(1), today=said_on):
                 return found.group(1)
     return ""
 
@@ -357,6 +358,13 @@ def counts_said(
     return amounts.counts(sentence, skip=skip, in_words=in_words)
 
 
+def counted_of(sentence: str, end: int) -> str:
+    """The stem of the word said right after a count that ends at ``end`` ("32 tables, …" →
+    "tabl"); "" when none follows."""
+    following = re.match(r"\s+([\w'’]+)", sentence[end:])
+    return stem(following.group(1)) if following else ""
+
+
 def _count_value(sentence: str, *, said_on: date, about: frozenset[str]) -> str:
     """How many, as ``value_in`` reads it: a count said in figures or words ("32 now",
     "sixteen panels"), outside the dates, times and sums said; the one said right before a word
@@ -364,8 +372,7 @@ def _count_value(sentence: str, *, said_on: date, about: frozenset[str]) -> str:
     spans = counts_said(sentence, said_on=said_on, in_words=True)
     held = {at for at, _ in still_held([(at, n) for at, _, n in spans], sentence)}
     for at, end, count in spans:
-        following = re.match(r"\s+([\w'’]+)", sentence[end:])
-        if at in held and following and stem(following.group(1)) in about:
+        if at in held and counted_of(sentence, end) in about:
             return str(count)
     found = nearest_first([(at, n) for at, _, n in spans if at in held], sentence, about)
     return str(found[0][1]) if found else ""

@@ -20,7 +20,7 @@ from conversations.candidates import (
     share_of,
 )
 from conversations.questions import Question, stem
-from conversations.sentence_values import counts_said, nearest_first
+from conversations.sentence_values import counted_of, counts_said, nearest_first
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out
@@ -67,14 +67,8 @@ def _counts_said(candidate: Candidate, of: str = "") -> list[tuple[int, bool]]:
     return [
         (n, struck_out(candidate.sentence, start))
         for start, end, n in counts_said(candidate.sentence, said_on=said_on)
-        if not of or _counted(candidate.sentence[end:]) == stem(of)
+        if not of or counted_of(candidate.sentence, end) == stem(of)
     ]
-
-
-def _counted(rest: str) -> str:
-    """The stem of the word a count is said of, right after it ("32 tables, …" → "tabl")."""
-    following = re.match(r"\s+([\w'’]+)", rest)
-    return stem(following.group(1)) if following else ""
 
 
 def _counts_in(candidate: Candidate, of: str = "") -> list[int]:
@@ -220,9 +214,11 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
         price = _price_each(chosen)
         if price is None:
             return ""
-        # Of the thing the price is each of when said so ("32 tables" at "€40 a table").
+        # Of the thing the price is each of when said so ("32 tables" at "€40 a table"), else
+        # any count.
         counted = [(c.said_on, n) for c in chosen for n in _counts_in(c, price.each_of)]
-        counted = counted or [(c.said_on, n) for c in chosen for n in _counts_in(c)]
+        if not counted and price.each_of:
+            counted = [(c.said_on, n) for c in chosen for n in _counts_in(c)]
         if not counted:
             return ""
         count = max(counted, key=lambda pair: pair[0])[1]

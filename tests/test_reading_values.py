@@ -222,7 +222,8 @@ def test_a_name_asked_for_is_not_the_one_the_question_names():
     ],
 )  # fmt: skip
 def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name, who):
-    assert sentence_values.described(sentence, frozenset({questions.stem(name)})) == who
+    about = frozenset({questions.stem(name)})
+    assert sentence_values.described(sentence, about, said_on=SAID_ON) == who
 
 
 @pytest.mark.parametrize(
