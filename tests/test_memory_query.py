@@ -169,6 +169,20 @@ def test_the_keyword_query_scans_the_fts_index_first_and_fetches_memories_by_key
         assert not any("INDEX memory_owner" in step for step in plan), plan
 
 
+def test_a_conversations_rows_in_order_are_read_from_one_covering_index(alice):
+    # recall's neighbour and conversation steps read every row of each conversation a candidate
+    # is in: dozens each once messages are evidence, so not row by row from the table.
+    for include_archived in (False, True):
+        plan = search.explain_conversation_order(
+            owner_id=alice.pk, include_archived=include_archived
+        )
+
+        assert any(
+            step.startswith("SEARCH m USING COVERING INDEX memory_conversation_told")
+            for step in plan
+        ), plan
+
+
 # --- the match budget -------------------------------------------------------------------------
 
 

@@ -164,6 +164,19 @@ class Memory(models.Model):
                 F("owner"), Coalesce("happened_at", "created_at"), name="memory_owner_when"
             ),
             models.Index(fields=["owner", "vector_tick"], name="memory_owner_vector_tick"),
+            # A conversation's confirmed rows in the order they were told, each with what
+            # recall's neighbour and conversation steps read (search.conversation_order): read
+            # from the index alone, not row by row from the table.
+            models.Index(
+                F("conversation"),
+                F("status"),
+                Coalesce("happened_at", "created_at"),
+                F("id"),
+                F("owner"),
+                F("archived_at"),
+                condition=Q(conversation__isnull=False),
+                name="memory_conversation_told",
+            ),
             models.Index(
                 fields=["owner", "session"], condition=~Q(session=""), name="memory_owner_session"
             ),
