@@ -362,7 +362,9 @@ def _conversation_order_sql(include_archived: bool) -> str:
     # every column read here: the rows come from the index alone (a conversation of a member
     # whose messages are evidence has dozens). The unary "+" keeps the planner off the owner
     # index, which it otherwise walks once per conversation (39 ms, then 944 ms, for a member
-    # with 40k memories, against 1 ms). Sessions go through the (owner, session) index.
+    # with 40k memories, against 1 ms). Sessions go through the (owner, session) index, whose
+    # condition the query must state in the index's own words (NOT (session = '')) for SQLite
+    # to use it: without it the planner walked every row the member has, once per session.
     return f"""
             WITH talks AS MATERIALIZED (
                 SELECT DISTINCT c.conversation_id AS id
@@ -381,7 +383,7 @@ def _conversation_order_sql(include_archived: bool) -> str:
             SELECT 'session:' || m.session, m.id, coalesce(m.happened_at, m.created_at) AS at
             FROM sessions CROSS JOIN memories_memory AS m
                 ON m.owner_id = %s AND m.session = sessions.name
-            WHERE m.conversation_id IS NULL AND m.status = 'confirmed' {archived}
+            WHERE NOT (m.session = '') AND m.conversation_id IS NULL AND m.status = 'confirmed' {archived}
             ORDER BY 1, 3, 2
             """
 
