@@ -46,6 +46,7 @@ LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
 # Clauses end at a comma, a semicolon or a colon, but not inside a figure ("$2,300", "10:30").
 _CLAUSE = re.compile(r"\s*(?:,(?!\d{3}\b)|;|:(?!\d)|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
+CHANGE_BURST = 2  # positions further, for the message that tells what a change told is
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
 LATER_TERMS = 2
@@ -280,21 +281,29 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
     asked = Message.objects.filter(
         pk__in=[pk for pk, (_, rest) in following.items() if not rest]
     ).values_list("pk", "conversation_id", "position")
-    # A reason is the member's very next message, with no reply of the assistant between.
-    reach = 1 if preference else FOLLOWING
     for pk, conversation_id, position in asked:
-        said_next = (
-            Message.objects.filter(
-                conversation_id=conversation_id,
-                role=Message.Role.USER,
-                position__gt=position,
-                position__lte=position + reach,
-            )
-            .order_by("position")
-            .values_list("content", flat=True)
-            .first()
-        )
-        following[pk] = (following[pk][0], " ".join((said_next or "").split()))
+        first = following[pk][0]
+        # A reason is the member's very next message, with no reply of the assistant between.
+        # A change told ("cabin dates changed") is told in the burst of messages that follows;
+        # the new value is in the one of them that says it is ("its aug 8 + 9 in truro", then
+        # "so were doing the 15th to 22nd now not 8th-15th").
+        change = not preference and values.says_it_changed(first.sentence)
+        reach = 1 if preference else FOLLOWING + (CHANGE_BURST if change else 0)
+        turns = Message.objects.filter(
+            conversation_id=conversation_id,
+            position__gt=position,
+            position__lte=position + reach,
+        ).order_by("position")
+        burst = []
+        for role, content in turns.values_list("role", "content"):
+            if role == Message.Role.USER:
+                burst.append(" ".join(content.split()))
+            elif burst:
+                break  # the assistant answered the burst
+        # Read up to the one that tells it, so that the days it names are read in the month
+        # said before them ("aug 8 + 9 … the 15th to 22nd now": 15 August).
+        telling = [n for n, said in enumerate(burst) if change and values.says_it_changed(said)]
+        following[pk] = (first, " … ".join(burst[: telling[0] + 1] if telling else burst[:1]))
     found = []
     for first, then in following.values():
         if then:

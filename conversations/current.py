@@ -104,7 +104,7 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
                 # later one says it changed: not "fridays r tight if I have a late pt", told
                 # beside Sami's swim meet
                 or (
-                    share_of(subject, c.around, question) >= SUBJECT_SHARE
+                    share_of(subject, c.context, question) >= SUBJECT_SHARE
                     and values.says_it_changed(later.sentence)
                 )
             )

@@ -245,7 +245,7 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
     if kind in (None, "name", "preference"):
         return ""
     for start in values.strikes(sentence):
-        clause = _CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
+        clause = _MESSAGE_CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
         if not _STRUCK_VALUE.match(clause):
             continue  # "not up to reg … 850": what is struck out is no value
         if value := value_in(clause, kind, said_on=said_on):
@@ -281,7 +281,7 @@ def _time_value(
     if not found:
         lean = tense.lean_of(sentence)
     said_days = [m for _, m in found if m.day is not None and m.said_as in DAY_SAID_AS]
-    found = nearest_first(still_held(found, sentence), sentence, about)
+    found = nearest_first(_days_now(still_held(found, sentence), sentence), sentence, about)
     mentions = [m for _, m in found]
     if kind == "schedule":
         schedule = next((m.recurs for m in mentions if m.recurs), None)
@@ -389,6 +389,25 @@ def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int
     return held
 
 
+def _days_now(found: list[tuple[int, dates.Mention]], sentence: str) -> list:
+    """Of the days ``sentence`` names where it tells a change, those said as the day now ("its
+    aug 8 + 9 in truro … so were doing the 15th to 22nd now"), when it says one so; its times
+    and schedules stay."""
+    if not values.says_it_changed(sentence):
+        return found
+    days = {at for at, m in found if m.day is not None and m.recurs is None}
+    now = {at for at in days if _said_now(sentence, at)}
+    return [(at, m) for at, m in found if at in now or at not in days] if now else found
+
+
+def _said_now(sentence: str, at: int) -> bool:
+    """Whether the clause of ``sentence`` that holds position ``at`` says "now"."""
+    ends = [0] + [m.end() for m in _MESSAGE_CLAUSE_END.finditer(sentence)] + [len(sentence)]
+    start = max(end for end in ends if end <= at)
+    stop = min((end for end in ends if end > at), default=len(sentence))
+    return re.search(r"\bnow\b", sentence[start:stop], re.I) is not None
+
+
 DAY_SAID_AS = ("date", "day", "weekday", "relative")
 
 
@@ -412,3 +431,5 @@ def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozens
 # Characters a clause boundary between a value and the word it is near counts as.
 CLAUSE_APART = 40
 _CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|,(?!\d)|\s[-–—]\s")
+# A clause's end, or the end of a message read with the next (" … ").
+_MESSAGE_CLAUSE_END = re.compile(rf"{_CLAUSE_END.pattern}|…")

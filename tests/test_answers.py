@@ -993,3 +993,53 @@ def test_the_number_a_thing_goes_by_is_the_figure_said_after_its_name(alice, ind
     assert answer.kind == "answer", answer.reason
     assert answer.text.startswith("hut 14 — "), answer.text
     assert ask(alice, "what's the boat number at seaview").kind == "no_memory"
+
+
+def test_a_change_told_is_read_on_to_the_message_that_says_which_day_holds(alice, index):
+    """ "the gala got moved" tells a change and no day: the member's next messages are read on to
+    the one that says which day holds now, past a day said of another thing in between."""
+    month = f"{NOW + timedelta(days=60):%B}"
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=9),
+        "swim gala got moved, ugh",
+        f"the pool is shut for repairs {month.lower()} 6 + 7",
+        "so its the 13th now, not the 6th",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when's the swim gala")
+
+    lead = answer.text.splitlines()[0].split("—")[0]
+    assert f"13 {month}" in lead, answer.text
+
+
+def test_a_terse_later_word_is_tied_to_the_thing_by_the_question_it_answers(alice, index):
+    """ "now saturday at the leisure centre" names no play: the assistant's question before it
+    ("Anything on the school play?") does, and the later word comes first."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "the school play is on 4 december at the church hall"
+    )
+    talk = Conversation.objects.create(
+        owner=alice,
+        status=Conversation.Status.ARCHIVED,
+        started_at=NOW - timedelta(days=5),
+        archived_at=NOW - timedelta(days=5),
+    )
+    for role, line in [
+        (Message.Role.USER, "back from the dentist, all fine"),
+        (Message.Role.ASSISTANT, "Good to hear. Anything on the school play?"),
+        (Message.Role.USER, "ugh yes, the hall flooded"),
+        (Message.Role.USER, "now saturday at the leisure centre"),
+    ]:
+        message = services.append(talk, role=role, content=line)
+        Memory.everything.filter(message=message).update(
+            created_at=NOW - timedelta(days=5), happened_at=NOW - timedelta(days=5)
+        )
+    index(alice)
+
+    answer = ask(alice, "when is the school play now")
+
+    first = answer.text.splitlines()[0]
+    assert "leisure centre" in first and "before:" in first, answer.text

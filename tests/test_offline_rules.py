@@ -210,6 +210,14 @@ def test_dates_said_in_words_are_dates(said, day):
         # The 4th of March is a Wednesday in 2026, a Tuesday in 2025, a Thursday in 2027.
         ("the op was wed, march 4", date(2026, 11, 2), "past", [date(2026, 3, 4)]),
         ("the op was wed march 4", date(2027, 1, 10), "past", [date(2026, 3, 4)]),
+        # In the month said before it, as the weekday fits: 11 December, not a Friday 11th
+        # nearer to the day it was said (11 September 2026).
+        (
+            "recital is thurs 10 dec … actually its fri 11th",
+            date(2026, 8, 20),
+            "future",
+            [date(2026, 12, 10), date(2026, 12, 11)],
+        ),
     ],
 )
 def test_a_weekday_said_with_its_day_names_the_nearest_day_that_fits(said, today, lean, days):

@@ -50,6 +50,19 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
             "Wednesday 3 June 2026 at 9:45am",
         ),
         ("the quote was 640 … sorry i mean 460", "amount", "460"),
+        # A correction said as "wait, it's …" or "actually it's …", in the month said before.
+        (
+            "the recital is thurs 10 dec at st marys … wait its fri 11th, thurs is the dress run",
+            "date",
+            "Friday 11 December 2026",
+        ),
+        ("vet said 9:30 … actually it's 10:15", "time", "10:15am"),
+        # A change told beside days said of other things: the day said as the one now.
+        (
+            "quiz night got moved … the hall has the craft fair july 4 + 5 … so its the 11th now",
+            "date",
+            "Saturday 11 July 2026",
+        ),
         ("grace oduya is playing for us now, paul broke his wrist", "name", "Grace Oduya"),
     ],
 )
@@ -65,6 +78,8 @@ def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value
         ("prices came down a bit", True),
         ("shes charging £410 now bc of the receipts", True),
         ("swimming is now at 5:15", True),
+        ("now sat 12 dec at the scout hut", True),
+        ("its now tuesdays after school", True),
         ("I am now at work", False),
         ("we cut the grass on sunday", False),
         ("I put it in the drawer next to the door", False),

@@ -30,8 +30,9 @@ How a phrase is read:
   day and month without a year is this year's, or next year's when it is over half a year gone;
   ``lean="past"`` (what has happened, what a question asks about) reads both backwards;
 - a day of the month said after the text has named a month is in that month ("its aug 8 + 9 so
-  we're doing the 15th": 15 August), unless it is a deadline ("by the 20th") or the month would
-  put it the other way from today than the sentence leans;
+  we're doing the 15th": 15 August; "thurs 19 nov … wait its fri 20th": 20 November, as the
+  weekday fits), unless it is a deadline ("by the 20th") or the month would put it the other
+  way from today than the sentence leans;
 - "tuesday week" and "a week on tuesday" are a week after the next Tuesday ("a fortnight on
   tuesday", two);
 - a weekday said with its day ("monday 22nd", "Monday 27 April") is a day that fits both: the
@@ -263,6 +264,11 @@ class _Days:
 
     def weekday_day(self, m: re.Match) -> dict | None:
         wanted, number = WEEKDAYS[m[1]], int(m[2])
+        # In the month the text has named, when the weekday fits it: "now thurs 19 nov … wait
+        # its fri 20th" is 20 November.
+        named = self.in_month_named(number, m.start())
+        if named is not None and named.weekday() == wanted:
+            return {"day": named, "lead": _lead_of(m.group(0))}
         # The months within a year either side whose day ``number`` falls on that weekday; the
         # day of the month wins when none does (the weekday was a slip).
         this_month = self.today.replace(day=1)

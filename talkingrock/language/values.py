@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from talkingrock.language import amounts, dates
+from talkingrock.language.mentions import WD
 
 # Values do not depend on the day a sentence was said: a day-of-month or weekday is kept as
 # said, and a fixed reference day only decides nothing that is stored.
@@ -154,8 +155,10 @@ _CHANGED = re.compile(
     r"now,? not|now instead|(?:went|gone|goes|going|came|come|comes|coming) (?:up|down)|"
     r"(?:dropped|reduced|lowered|cut|raised|increased|decreased|bumped|upped|put)"
     r"(?: [\w'’]+){0,3}? (?:up |down )?to)\b"
-    # a value said as the one that holds now: "£410 now", "monday 22nd now", "now at 5:15"
-    r"|\d[\w:.,]*\s+now\b|\bnow (?:(?:at|on|is|its|it's|it’s|only|just)\s+)?[£$€]?\d",
+    # a value said as the one that holds now: "£410 now", "monday 22nd now", "now at 5:15",
+    # "now thurs 19 nov"
+    r"|\d[\w:.,]*\s+now\b|\bnow (?:(?:at|on|is|its|it's|it’s|only|just)\s+)?"
+    rf"(?:[£$€]?\d|(?:{WD})s?\b)",
     re.I,
 )
 # How a question asks for the earlier value ("what was the first quote?").
@@ -184,9 +187,10 @@ _STRIKES = re.compile(_STRIKE, re.I)
 
 
 # A correction of what was just said: "wait no, 9:45", "no wait, thursday", "sorry, I mean the
-# 14th", "*tuesday".
+# 14th", "wait its fri 20th", "actually it's the 14th", "*tuesday".
 CORRECTION = re.compile(
     r"(?:^|…\s*|[.!?]\s+)(?:wait,?\s+no\b|no,?\s+wait\b|sorry,?\s+i\s+mean\b|i\s+mean\b|"
+    r"(?:wait|actually),?\s+(?:it['’]?s|it\s+is)\b|"
     r"correction\b|scratch\s+that\b|oops\b|\*)",
     re.I,
 )
