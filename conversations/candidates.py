@@ -47,6 +47,7 @@ LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
 _CLAUSE = re.compile(r"\s*(?:,(?!\d{3}\b)|;|:(?!\d)|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
 CHANGE_BURST = 2  # positions further, for the message that tells what a change told is
+BURST_VALUE = 3  # messages of a burst read on to the first that gives a value
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
 LATER_TERMS = 2
@@ -301,8 +302,16 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
             elif burst:
                 break  # the assistant answered the burst
         # Read up to the one that tells it, so that the days it names are read in the month
-        # said before them ("aug 8 + 9 … the 15th to 22nd now": 15 August).
+        # said before them ("aug 8 + 9 … the 15th to 22nd now": 15 August); else up to the
+        # first that gives a value of the kind asked for ("gems hen do", "finally a date lol",
+        # "sat 16th may").
+        said_on = timezone.localtime(first.said_on).date()
         telling = [n for n, said in enumerate(burst) if change and values.says_it_changed(said)]
+        telling = telling or [
+            n
+            for n, said in enumerate(burst[:BURST_VALUE])
+            if not preference and value_in(said, question.wanted, said_on=said_on)
+        ]
         following[pk] = (first, " … ".join(burst[: telling[0] + 1] if telling else burst[:1]))
     found = []
     for first, then in following.values():
