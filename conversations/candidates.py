@@ -262,7 +262,11 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
     sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
     member's next message."""
     preference = question.wanted == "preference"
-    if question.wanted not in VALUE_KINDS and question.wanted != "date" and not preference:
+    if (
+        question.wanted not in VALUE_KINDS
+        and question.wanted not in ("date", "place")
+        and not preference
+    ):
         return []
     lacking = [
         c

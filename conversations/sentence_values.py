@@ -69,7 +69,10 @@ def value_in(
         return which_of(sentence, about)
     if kind == "place":
         found_places = nearest_first(
-            still_held([(p.start, p) for p in places.places_in(sentence)], sentence),
+            still_held(
+                [(p.start, p) for p in places.places_in(sentence) if _names_a_place(p.words)],
+                sentence,
+            ),
             sentence,
             about,
         )
@@ -81,6 +84,12 @@ def value_in(
     if kind == "number":
         return _number_of(sentence, about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+def _names_a_place(words: str) -> bool:
+    """Whether a place read holds a word of its own: not only figures and shorthand for a
+    phrase ("pots at 1250 btw" names no place)."""
+    return any(word.isalpha() and normalise(word).lower() == word.lower() for word in words.split())
 
 
 # A measure of a thing, with its unit as said: an age ("4yo", "6 months old"), a weight ("28kg",

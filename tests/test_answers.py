@@ -1068,3 +1068,21 @@ def test_a_thing_named_is_read_on_to_the_message_that_gives_its_day(alice, index
         read.sentence == f"jo's leaving do … finally sorted lol … {month.lower()} 12th at the crown"
     )
     assert f"12 {month}" in candidates.value_of(read, asked)
+
+
+def test_a_place_asked_for_is_read_on_into_the_next_message(alice, index):
+    """ "where's the team meal": "team meal's booked", then "at the scout hut on mill lane"."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=4),
+        "team meal's booked finally",
+        "at the scout hut on mill lane, bring a dish",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+    named = Memory.everything.get(owner=alice, content="team meal's booked finally")
+    asked = questions.read_question(alice, "where's the team meal")
+
+    [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
+
+    assert candidates.value_of(read, asked).startswith("scout hut")

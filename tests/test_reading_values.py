@@ -50,6 +50,9 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
             "Wednesday 3 June 2026 at 9:45am",
         ),
         ("the quote was 640 … sorry i mean 460", "amount", "460"),
+        # A figure and shorthand after "at" name no place.
+        ("pots at 1250 btw", "place", ""),
+        ("we are at the town hall btw", "place", "town hall"),
         # A correction said as "wait, it's …" or "actually it's …", in the month said before.
         (
             "the recital is thurs 10 dec at st marys … wait its fri 11th, thurs is the dress run",
