@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from itertools import pairwise
 
 from django.utils import timezone
@@ -27,6 +28,7 @@ from conversations.sentence_values import value_in
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
+from talkingrock import nlp
 from talkingrock.language import values
 from talkingrock.text import sentences
 
@@ -194,7 +196,10 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             replies_to = (
                 replying.get(hit.memory_id, "") if first_piece[hit.memory_id] == piece else ""
             )
-            terms |= content_terms(replies_to)
+            # (its own words, not those of what the thing asked about is of: a reply to "when
+            # is the costume fitting for the nativity?" is about the fitting; the nativity is
+            # said around it)
+            terms |= content_terms(replies_to) - _said_of(replies_to)
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
@@ -206,6 +211,31 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
         else c
         for c in found
     ]
+
+
+@lru_cache(maxsize=1024)
+def _said_of(question: str) -> frozenset[str]:
+    """The words of ``question`` that tell what the thing it asks about is of or for: a phrase
+    after a noun ("the costume fitting for the nativity", "pickup for Maya"), not after the verb
+    or a pronoun ("what did the vet say about her ear", "anything on the formal")."""
+    if not question:
+        return frozenset()
+    of = [
+        word.text
+        for token in nlp.parse_one(question)
+        if token.dep_ == "prep" and _is_noun_phrase(token.head)
+        for word in token.subtree
+        if word is not token
+    ]
+    return content_terms(" ".join(of))
+
+
+def _is_noun_phrase(token) -> bool:
+    """A noun, or a word read as another part of speech that a determiner says is one ("the
+    costume fitting": "fitting" is tagged an adjective)."""
+    return token.pos_ in ("NOUN", "PROPN") or any(
+        word.dep_ == "det" for word in token.subtree if word.i < token.i
+    )
 
 
 def _same(sentence: str) -> str:

@@ -1086,3 +1086,29 @@ def test_a_place_asked_for_is_read_on_into_the_next_message(alice, index):
     [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
 
     assert candidates.value_of(read, asked).startswith("scout hut")
+
+
+def test_a_reply_about_another_thing_of_the_same_name_is_not_its_later_word(alice, index):
+    """ "When is the costume fitting for the nativity?" → "thurs at 4": the fitting's day, not
+    a later word on the nativity itself, though the question the reply answers names it."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=40), "the nativity is on 4 december")
+    talk = Conversation.objects.create(
+        owner=alice,
+        status=Conversation.Status.ARCHIVED,
+        started_at=NOW - timedelta(days=5),
+        archived_at=NOW - timedelta(days=5),
+    )
+    for role, line in [
+        (Message.Role.USER, "sorted the angel costume"),
+        (Message.Role.ASSISTANT, "Great. When is the costume fitting for the nativity?"),
+        (Message.Role.USER, "thurs at 4"),
+    ]:
+        message = services.append(talk, role=role, content=line)
+        Memory.everything.filter(message=message).update(
+            created_at=NOW - timedelta(days=5), happened_at=NOW - timedelta(days=5)
+        )
+    index(alice)
+
+    answer = ask(alice, "when is the nativity")
+
+    assert answer.text.splitlines()[0].split("—")[0].strip().endswith("4 December 2026")
