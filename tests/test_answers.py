@@ -1015,100 +1015,78 @@ def test_a_change_told_is_read_on_to_the_message_that_says_which_day_holds(alice
     assert f"13 {month}" in lead, answer.text
 
 
-def test_a_terse_later_word_is_tied_to_the_thing_by_the_question_it_answers(alice, index):
-    """ "now saturday at the leisure centre" names no play: the assistant's question before it
-    ("Anything on the school play?") does, and the later word comes first."""
-    _said_in_a_conversation(
-        alice, NOW - timedelta(days=60), "the school play is on 4 december at the church hall"
-    )
-    talk = Conversation.objects.create(
-        owner=alice,
-        status=Conversation.Status.ARCHIVED,
-        started_at=NOW - timedelta(days=5),
-        archived_at=NOW - timedelta(days=5),
-    )
-    for role, line in [
-        (Message.Role.USER, "back from the dentist, all fine"),
-        (Message.Role.ASSISTANT, "Good to hear. Anything on the school play?"),
-        (Message.Role.USER, "ugh yes, the hall flooded"),
-        (Message.Role.USER, "now saturday at the leisure centre"),
-    ]:
-        message = services.append(talk, role=role, content=line)
-        Memory.everything.filter(message=message).update(
-            created_at=NOW - timedelta(days=5), happened_at=NOW - timedelta(days=5)
-        )
+@pytest.mark.parametrize(
+    ("earlier", "turns", "question", "said_first", "replaced"),
+    [
+        # "now saturday at the leisure centre" names no play: the assistant's question before
+        # it ("Anything on the school play?") does, and the later word comes first.
+        (
+            "the school play is on 4 december at the church hall",
+            ("back from the dentist, all fine", "Good to hear. Anything on the school play?",
+             "ugh yes, the hall flooded", "now saturday at the leisure centre"),
+            "when is the school play now",
+            "now saturday at the leisure centre",
+            True,
+        ),
+        # "thurs at 4" answers "When is the costume fitting for the nativity?": the fitting's
+        # day, not a later word on the nativity, though the question it answers names it.
+        (
+            "the nativity is on 4 december",
+            ("sorted the angel costume", "Great. When is the costume fitting for the nativity?",
+             "thurs at 4"),
+            "when is the nativity",
+            "the nativity is on 4 december",
+            False,
+        ),
+    ],
+)  # fmt: skip
+def test_a_reply_is_a_later_word_on_the_thing_it_was_asked_about(
+    alice, index, earlier, turns, question, said_first, replaced
+):
+    _said_in_a_conversation(alice, NOW - timedelta(days=60), earlier)
+    roles = [Message.Role.USER, Message.Role.ASSISTANT, Message.Role.USER, Message.Role.USER]
+    _talked(alice, NOW - timedelta(days=5), *zip(roles, turns, strict=False))
     index(alice)
 
-    answer = ask(alice, "when is the school play now")
+    first = ask(alice, question).text.splitlines()[0]
 
-    first = answer.text.splitlines()[0]
-    assert "leisure centre" in first and "before:" in first, answer.text
+    assert said_first in first.split("before:")[0], first
+    assert ("before:" in first) is replaced, first
+
+
+def _read_on(owner, index, question: str, *lines: str) -> tuple:
+    """The first of ``lines`` (said a minute apart, days ago) as ``continued`` reads it on into
+    the messages after it, for ``question``."""
+    _said_in_a_conversation(owner, NOW - timedelta(days=9), *lines, apart=timedelta(minutes=1))
+    index(owner)
+    named = Memory.everything.get(owner=owner, content=lines[0])
+    asked = questions.read_question(owner, question)
+    [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
+    return read, asked
 
 
 def test_a_thing_named_is_read_on_to_the_message_that_gives_its_day(alice, index):
     """ "jo's leaving do", "finally sorted lol", then the day: the burst is read on to the first
     message that gives a day, not stopped at the one between."""
     month = f"{NOW + timedelta(days=60):%B}"
-    _said_in_a_conversation(
-        alice,
-        NOW - timedelta(days=9),
-        "jo's leaving do",
-        "finally sorted lol",
-        f"{month.lower()} 12th at the crown",
-        "nights out r not my thing but hey",
-        apart=timedelta(minutes=1),
-    )
-    index(alice)
-    named = Memory.everything.get(owner=alice, content="jo's leaving do")
-    asked = questions.read_question(alice, "when is jo's leaving do")
+    lines = ("jo's leaving do", "finally sorted lol", f"{month.lower()} 12th at the crown")
 
-    [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
-
-    assert (
-        read.sentence == f"jo's leaving do … finally sorted lol … {month.lower()} 12th at the crown"
+    read, asked = _read_on(
+        alice, index, "when is jo's leaving do", *lines, "nights out r not my thing but hey"
     )
+
+    assert read.sentence == " … ".join(lines)
     assert f"12 {month}" in candidates.value_of(read, asked)
 
 
 def test_a_place_asked_for_is_read_on_into_the_next_message(alice, index):
     """ "where's the team meal": "team meal's booked", then "at the scout hut on mill lane"."""
-    _said_in_a_conversation(
+    read, asked = _read_on(
         alice,
-        NOW - timedelta(days=4),
+        index,
+        "where's the team meal",
         "team meal's booked finally",
         "at the scout hut on mill lane, bring a dish",
-        apart=timedelta(minutes=1),
     )
-    index(alice)
-    named = Memory.everything.get(owner=alice, content="team meal's booked finally")
-    asked = questions.read_question(alice, "where's the team meal")
-
-    [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
 
     assert candidates.value_of(read, asked).startswith("scout hut")
-
-
-def test_a_reply_about_another_thing_of_the_same_name_is_not_its_later_word(alice, index):
-    """ "When is the costume fitting for the nativity?" → "thurs at 4": the fitting's day, not
-    a later word on the nativity itself, though the question the reply answers names it."""
-    _said_in_a_conversation(alice, NOW - timedelta(days=40), "the nativity is on 4 december")
-    talk = Conversation.objects.create(
-        owner=alice,
-        status=Conversation.Status.ARCHIVED,
-        started_at=NOW - timedelta(days=5),
-        archived_at=NOW - timedelta(days=5),
-    )
-    for role, line in [
-        (Message.Role.USER, "sorted the angel costume"),
-        (Message.Role.ASSISTANT, "Great. When is the costume fitting for the nativity?"),
-        (Message.Role.USER, "thurs at 4"),
-    ]:
-        message = services.append(talk, role=role, content=line)
-        Memory.everything.filter(message=message).update(
-            created_at=NOW - timedelta(days=5), happened_at=NOW - timedelta(days=5)
-        )
-    index(alice)
-
-    answer = ask(alice, "when is the nativity")
-
-    assert answer.text.splitlines()[0].split("—")[0].strip().endswith("4 December 2026")
