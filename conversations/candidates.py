@@ -8,9 +8,9 @@ date and amount parser."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import lru_cache
 from itertools import pairwise
 
 from django.utils import timezone
@@ -184,6 +184,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
         for rank, hit, piece in pieces
         if hit.memory.kind == Memory.Kind.FACT
     }
+    said_of = _said_of(replying.values())
     found, ranks = [], {}
     for rank, hit, piece in pieces:
         key = (hit.memory.conversation_id, _same(piece))
@@ -199,7 +200,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             # (its own words, not those of what the thing asked about is of: a reply to "when
             # is the costume fitting for the nativity?" is about the fitting; the nativity is
             # said around it)
-            terms |= content_terms(replies_to) - _said_of(replies_to)
+            terms |= content_terms(replies_to) - said_of.get(replies_to, frozenset())
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
@@ -213,21 +214,32 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     ]
 
 
-@lru_cache(maxsize=1024)
-def _said_of(question: str) -> frozenset[str]:
-    """The words of ``question`` that tell what the thing it asks about is of or for: a phrase
-    after a noun ("the costume fitting for the nativity", "pickup for Maya"), not after the verb
-    or a pronoun ("what did the vet say about her ear", "anything on the formal")."""
-    if not question:
-        return frozenset()
-    of = [
-        word.text
-        for token in nlp.parse_one(question)
-        if token.dep_ == "prep" and _is_noun_phrase(token.head)
-        for word in token.subtree
-        if word is not token
-    ]
-    return content_terms(" ".join(of))
+# A preposition: a question without one names nothing the thing asked about is of, and is not
+# parsed.
+_PREPOSITION = re.compile(r"\b(?:for|of|at|in|on|with|from|about|to|by)\b", re.I)
+_SAID_OF_KEPT = 1024  # questions whose reading is kept, per process
+_said_of_kept: dict[str, frozenset[str]] = {}
+
+
+def _said_of(questions: Iterable[str]) -> dict[str, frozenset[str]]:
+    """For each question, the words that tell what the thing it asks about is of or for: a
+    phrase after a noun ("the costume fitting for the nativity", "pickup for Maya"), not after
+    the verb or a pronoun ("what did the vet say about her ear", "anything on the formal").
+    Read with the one English parser, the questions not read before in one batch."""
+    asked = {q for q in questions if q and _PREPOSITION.search(q)}
+    unread = sorted(asked - _said_of_kept.keys())
+    if len(_said_of_kept) + len(unread) > _SAID_OF_KEPT:
+        _said_of_kept.clear()
+    for question, doc in zip(unread, nlp.parse(unread) if unread else [], strict=True):
+        of = [
+            word.text
+            for token in doc
+            if token.dep_ == "prep" and _is_noun_phrase(token.head)
+            for word in token.subtree
+            if word is not token
+        ]
+        _said_of_kept[question] = content_terms(" ".join(of))
+    return {q: _said_of_kept.get(q, frozenset()) for q in asked}
 
 
 def _is_noun_phrase(token) -> bool:
