@@ -227,7 +227,7 @@ def _said_of(questions: Iterable[str]) -> dict[str, frozenset[str]]:
     the verb or a pronoun ("what did the vet say about her ear", "anything on the formal").
     Read with the one English parser, the questions not read before in one batch."""
     asked = {q for q in questions if q and _PREPOSITION.search(q)}
-    unread = sorted(asked - _said_of_kept.keys())
+    unread = sorted(q for q in asked if q not in _said_of_kept)
     if len(_said_of_kept) + len(unread) > _SAID_OF_KEPT:
         _said_of_kept.clear()
     for question, doc in zip(unread, nlp.parse(unread) if unread else [], strict=True):
