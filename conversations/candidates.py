@@ -1,7 +1,7 @@
 """The sentences that may answer a question (conversations/answers.py chooses among them):
 each sentence of what recall found, a long run-on read two clauses at a time, with the words said
 around it in its conversation; a message that names the thing read on into the rest of the
-message or the member's next one; and what the member said later about the same thing, looked up
+message or the member's next messages, up to the one that gives its value; and what the member said later about the same thing, looked up
 in their own keyword index. Each is read for the kind of value the question asks for with the one
 date and amount parser."""
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from itertools import pairwise
 
+from django.db.models import Q
 from django.utils import timezone
 
 from conversations.models import Message
@@ -301,8 +302,8 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
     thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
     question but holds no value of the kind asked for (for "when did …", no day but the one it
     was told on; for "when …", a time and no day), once: the rest of the message when the
-    sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else the
-    member's next message."""
+    sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else what the
+    member said next (``_told_next``)."""
     preference = question.wanted == "preference"
     if (
         question.wanted not in VALUE_KINDS
@@ -325,40 +326,40 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
         )
     ]
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
-    asked = Message.objects.filter(
-        pk__in=[pk for pk, (_, rest) in following.items() if not rest]
-    ).values_list("pk", "conversation_id", "position")
+    asked = list(
+        Message.objects.filter(
+            pk__in=[pk for pk, (_, rest) in following.items() if not rest]
+        ).values_list("pk", "conversation_id", "position")
+    )
+    # A reason is the member's very next message, with no reply of the assistant between; a
+    # change told ("cabin dates changed") is told in the few messages that follow it.
+    reach = {
+        pk: 1
+        if preference
+        else FOLLOWING + (CHANGE_BURST if values.says_it_changed(following[pk][0].sentence) else 0)
+        for pk, _, _ in asked
+    }
+    windows = Q(pk__in=[])
     for pk, conversation_id, position in asked:
-        first = following[pk][0]
-        # A reason is the member's very next message, with no reply of the assistant between.
-        # A change told ("cabin dates changed") is told in the burst of messages that follows;
-        # the new value is in the one of them that says it is ("its aug 8 + 9 in truro", then
-        # "so were doing the 15th to 22nd now not 8th-15th").
-        change = not preference and values.says_it_changed(first.sentence)
-        reach = 1 if preference else FOLLOWING + (CHANGE_BURST if change else 0)
-        turns = Message.objects.filter(
+        windows |= Q(
             conversation_id=conversation_id,
             position__gt=position,
-            position__lte=position + reach,
-        ).order_by("position")
-        burst = []
-        for role, content in turns.values_list("role", "content"):
-            if role == Message.Role.USER:
-                burst.append(" ".join(content.split()))
-            elif burst:
-                break  # the assistant answered the burst
-        # Read up to the one that tells it, so that the days it names are read in the month
-        # said before them ("aug 8 + 9 … the 15th to 22nd now": 15 August); else up to the
-        # first that gives a value of the kind asked for ("gems hen do", "finally a date lol",
-        # "sat 16th may").
-        said_on = timezone.localtime(first.said_on).date()
-        telling = [n for n, said in enumerate(burst) if change and values.says_it_changed(said)]
-        telling = telling or [
-            n
-            for n, said in enumerate(burst[:BURST_VALUE])
-            if not preference and value_in(said, question.wanted, said_on=said_on)
+            position__lte=position + reach[pk],
+        )
+    said_after: dict[int, list[tuple[int, str, str]]] = {}
+    turns = Message.objects.filter(windows).order_by("position")
+    for conversation_id, position, role, content in turns.values_list(
+        "conversation_id", "position", "role", "content"
+    ):
+        said_after.setdefault(conversation_id, []).append((position, role, content))
+    for pk, conversation_id, position in asked:
+        first = following[pk][0]
+        after = [
+            (role, content)
+            for at, role, content in said_after.get(conversation_id, [])
+            if position < at <= position + reach[pk]
         ]
-        following[pk] = (first, " … ".join(burst[: telling[0] + 1] if telling else burst[:1]))
+        following[pk] = (first, _told_next(first, after, question))
     found = []
     for first, then in following.values():
         if then:
@@ -374,6 +375,34 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
                 )
             )
     return found
+
+
+def _told_next(first: Candidate, turns: list[tuple[str, str]], question: Question) -> str:
+    """What the member said next after ``first``, from the ``turns`` that follow it: their
+    messages up to the assistant's next turn (the burst), read up to the one that says a change
+    ``first`` tells holds now ("cabin dates changed", "its aug 8 + 9 in truro", "so were doing
+    the 15th to 22nd now not 8th-15th": the days are read in the month said before them), else
+    to the first that gives a value of the kind asked for ("gems hen do", "finally a date lol",
+    "sat 16th may"), else the first."""
+    burst = []
+    for role, content in turns:
+        if role == Message.Role.USER:
+            burst.append(" ".join(content.split()))
+        elif burst:
+            break  # the assistant answered the burst
+    if question.wanted == "preference" or not burst:
+        return burst[0] if burst else ""
+    said_on = timezone.localtime(first.said_on).date()
+    upto = [
+        n
+        for n, said in enumerate(burst)
+        if values.says_it_changed(first.sentence) and values.says_it_changed(said)
+    ] or [
+        n
+        for n, said in enumerate(burst[:BURST_VALUE])
+        if value_in(said, question.wanted, said_on=said_on)
+    ]
+    return " … ".join(burst[: upto[0] + 1] if upto else burst[:1])
 
 
 def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Candidate, Candidate]]:

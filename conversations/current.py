@@ -99,10 +99,11 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
                         or coverage_of(c, question) >= LOOSE_SHARE * coverage_of(best, question)
                     )
                 )
-                # or only the sentences around it name it, more than by one word of it
-                # ("tuesday", beside "Bernie's hours changed", for Eva's swimming), and the
-                # later one says it changed: not "fridays r tight if I have a late pt", told
-                # beside Sami's swim meet
+                # or only the words said around it name it (its conversation's other hits, or
+                # the turns just before it: "Anything on the formal?" before "now thurs 19
+                # nov"), more than by one word of it ("tuesday", beside "Bernie's hours
+                # changed", for Eva's swimming), and the later one says it changed: not
+                # "fridays r tight if I have a late pt", told beside Sami's swim meet
                 or (
                     share_of(subject, c.context, question) >= SUBJECT_SHARE
                     and values.says_it_changed(later.sentence)
