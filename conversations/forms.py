@@ -222,6 +222,10 @@ class _Rows(forms.BaseFormSet):
         self.rows = {row.pk: row for row in rows}
         self.acts = acts
         super().__init__(*args, **kwargs)
+        # The page can send the memory's rows, its new ones and a blank one, and no more: a
+        # posted TOTAL_FORMS of a billion builds these forms and is told "at most", where
+        # Django's own cap would build two thousand of each kind first.
+        self.max_num = self.absolute_max = len(self.rows) + self.new_limit + 1
 
     def get_form_kwargs(self, index):
         new = index is None or index >= self.initial_form_count()

@@ -272,6 +272,21 @@ def test_each_limit_of_the_edit_memory_tool_is_the_forms(alice_client, draft, ch
     assert as_stored(draft) == before
 
 
+@pytest.mark.parametrize("total", ["1000000000", "9223372036854775808"])
+def test_a_huge_count_of_rows_is_refused_without_building_them(alice_client, draft, total):
+    """The page holds the draft's four items, up to a hundred new and one blank: a posted
+    TOTAL_FORMS beyond that is told so, and only that many forms are ever built."""
+    before = as_stored(draft)
+    url, form = page(alice_client, draft)
+
+    response = alice_client.post(url, form | {"item-TOTAL_FORMS": total, "action": "save"})
+
+    assert response.status_code == 400
+    assert "Please submit at most 105 forms." in response.content.decode()
+    assert len(response.context["form"].items.forms) == 105
+    assert as_stored(draft) == before
+
+
 def test_a_post_without_the_form_is_refused_not_a_server_error(alice_client, draft):
     before = as_stored(draft)
     url = reverse("conversations:review", args=[draft.conversation_id])
