@@ -53,7 +53,9 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
     if not _same_measure(best, c, question):
         return False
-    names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE
+    names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE and _names_the_thing(
+        c, question, subject
+    )
     if c.said_on.date() == best.said_on.date():
         # Said the same day, another sentence with a value is about another thing ("a recheck
         # next tues at 4:10" beside "yeast infection in the left ear") unless it names the same
@@ -111,6 +113,13 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
             )
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _names_the_thing(c: Candidate, question: Question, subject: set[str]) -> bool:
+    """Whether ``c`` names what ``subject`` is about, not only whom: "the garlic went in last
+    Sunday, Sanjay and Arjun did it" names Arjun, not his mock."""
+    thing = subject - question.persons
+    return not thing or any(question.covers(term, c.terms) for term in thing)
 
 
 def _names_any(candidate: Candidate, question: Question) -> bool:

@@ -249,6 +249,7 @@ class Question:
     # the places it names, by the stems of their words ("my manager at Greenhaven")
     places: frozenset[str] = frozenset()
     thing: str = ""  # for "which": the stem of the thing it asks which one of ("knee")
+    persons: frozenset[str] = frozenset()  # its words that are first names ("arjun")
 
     @property
     def about(self) -> frozenset[str]:
@@ -375,6 +376,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         bool(_HAPPENED.search(text.lower())),
         places_at(question) & weights.keys(),
         _thing_asked(text, wanted),
+        frozenset(term for term in weights if term in names),
     )
 
 

@@ -1090,3 +1090,31 @@ def test_a_place_asked_for_is_read_on_into_the_next_message(alice, index):
     )
 
     assert candidates.value_of(read, asked).startswith("scout hut")
+
+
+def test_a_sentence_naming_only_the_person_does_not_replace_their_answer(alice, index):
+    """Another day said in the same talk with the same person's name, about something else they
+    did. Exams come up often and Nadia seldom, so her name weighs most of what the best sentence
+    names; still, the tulips name whom the question is about, not what: no newer word on it."""
+    for days, line in enumerate(
+        [
+            "toms exams finished in june thank god",
+            "the exam board letter came about the resits",
+            "exam season is grim in this house",
+        ]
+    ):
+        _said_in_a_conversation(alice, NOW - timedelta(days=40 + days), line)
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=12),
+        "nadias got extra coaching mon and weds at 5 because her exams are in december",
+        "the tulip bulbs went in last sunday, ben and nadia did it",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "whens nadias english exam")
+
+    assert answer.kind == "answer"
+    assert "exams are in december" in answer.text.splitlines()[0]
+    assert "tulip" not in answer.text
