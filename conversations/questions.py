@@ -220,6 +220,8 @@ _REASON = re.compile(
     r",\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
     # or who wants the answer ("…, vet form wants it", "…, the school needs it")
     r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
+    # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked")
+    r"|(?:fyi\s+)?(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?(?:asking|askin|asked)\b"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
     r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b)).*$",
     re.I,

@@ -439,6 +439,10 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("how much extra did jo want for the tiles", "how much extra did jo want for the tiles", "amount"),
         ("whats the ponys show name again, the entry form wants it", "whats the ponys show name again", "name"),
         ("when is the recital, mum needs to know", "when is the recital", "date"),
+        ("how much was swim club again, jo askin bout next term", "how much was swim club again", "amount"),
+        ("whens the mot due, fyi the garage asked", "whens the mot due", "date"),
+        ("whats the wifi code, nan's asking", "whats the wifi code", None),
+        ("who asked about the party, was it sue", "who asked about the party, was it sue", "name"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
