@@ -139,6 +139,19 @@ def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
 
 
 @pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("its a fiver per 10 mins late", ["£5", "10 minutes"]),
+        ("lent dan a tenner for the taxi", ["£10"]),
+        ("£5 in coins and a fiver", ["£5", "£5"]),
+        ("the fivers team won", []),
+    ],
+)
+def test_a_banknote_named_for_a_sum_is_that_sum(said, shown):
+    assert [a.said() for a in amounts.find(said)] == shown
+
+
+@pytest.mark.parametrize(
     ("said", "shown", "per", "each_of"),
     [
         ("the disco is £6 a ticket, under 5s free", "£6 a ticket", "each", "ticket"),

@@ -136,6 +136,11 @@ class Amount:
         return text
 
 
+# A banknote named for a sum, as British speech has it: "a fiver per 10 mins late", "a tenner each".
+_NOTES = {"fiver": Decimal(5), "tenner": Decimal(10)}
+_NOTE = re.compile(rf"(?<![\w-])(?:an?\s+)?({_alternation(_NOTES)})(?![\w-])", re.IGNORECASE)
+
+
 def _value(number: str) -> Decimal | None:
     number = " ".join(number.lower().split())
     if number in _WORD_NUMBERS:
@@ -257,7 +262,12 @@ def find(
                 each_of,
             )
         )
-    return found
+    for m in _NOTE.finditer(text or ""):
+        if not any(
+            s < m.end() and m.start() < e for s, e in [*skip, *((a.start, a.end) for a in found)]
+        ):
+            found.append(Amount(m[0], m.start(), m.end(), _NOTES[m[1].lower()], "£"))
+    return sorted(found, key=lambda a: a.start)
 
 
 def money(text: str, **kwargs) -> list[Amount]:
