@@ -23,6 +23,7 @@ from conversations.questions import (
     asks_for,
     content_terms,
     is_question,
+    said_terms,
     words_of,
 )
 from conversations.sentence_values import value_in
@@ -171,9 +172,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     by_conversation: dict[int, set[str]] = {}
     for _, hit, piece in pieces:
         if hit.memory.conversation_id is not None:
-            by_conversation.setdefault(hit.memory.conversation_id, set()).update(
-                content_terms(piece)
-            )
+            by_conversation.setdefault(hit.memory.conversation_id, set()).update(said_terms(piece))
     turns_before, replying = _turns_before(hits)
     first_piece: dict[int, str] = {}  # what a reply says first is what answers the question
     for _, hit, piece in pieces:
@@ -193,7 +192,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             ranks[key] = min(rank, ranks.get(key, rank))
             continue
         if piece:
-            terms = content_terms(piece)
+            terms = said_terms(piece)
             # A reply is about what it answers: "No." to "do you want a courtesy car?"
             replies_to = (
                 replying.get(hit.memory_id, "") if first_piece[hit.memory_id] == piece else ""
@@ -364,7 +363,7 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
     for first, then in following.values():
         if then:
             text = f"{first.sentence} … {then[:300]}"
-            terms = content_terms(text)
+            terms = said_terms(text)
             found.append(
                 replace(
                     first,
@@ -436,7 +435,7 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
         if first is None or values.corrected_from(text) is None:
             continue
         joined = f"{first.sentence} … {text[:300]}"
-        terms = content_terms(joined) | first.terms  # with the question it replies to
+        terms = said_terms(joined) | first.terms  # with the question it replies to
         read = replace(
             first,
             sentence=joined,

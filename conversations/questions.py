@@ -8,6 +8,7 @@ import math
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from memories import search
 from memories.models import Memory
@@ -71,6 +72,19 @@ def content_terms(text: str) -> frozenset[str]:
         for w, s in stems
         if w not in FILLER and s not in FILLER and re.sub(r"['’]s$", "", w) not in FILLER
     )
+
+
+def said_terms(text: str) -> frozenset[str]:
+    """The terms of something said, as ``content_terms``, with each pair of words it writes apart
+    also by the stem of the pair written as one ("pick up" also as "pickup", "key worker" as
+    "keyworker"): a question that writes a compound closed finds it written open."""
+    words = [re.sub(r"['’]s$", "", w.lower()) for w in words_of(normalise(text))]
+    joined = (
+        stem(a + b)
+        for a, b in pairwise(words)
+        if len(a) >= 3 and len(b) >= 2 and a.isalpha() and b.isalpha()
+    )
+    return content_terms(text) | frozenset(joined)
 
 
 def is_question(text: str) -> bool:

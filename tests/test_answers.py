@@ -1122,3 +1122,36 @@ def test_a_sentence_naming_only_the_person_does_not_replace_their_answer(alice, 
     assert answer.kind == "answer"
     assert "exams are in december" in answer.text.splitlines()[0]
     assert "tulip" not in answer.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "terms"),
+    [
+        ("pick up by 6 at the latest", {"pickup"}),
+        ("her key worker's called Dee", {"keyworker"}),
+        ("day care is shut on the 3rd", {"daycare"}),
+    ],
+)
+def test_a_compound_written_open_is_also_read_as_one_word(sentence, terms):
+    assert {questions.stem(t) for t in terms} <= questions.said_terms(sentence)
+
+
+def test_a_compound_asked_closed_finds_it_said_open_with_a_banknote_for_its_sum(alice, index):
+    """ "pickup" is a word the member writes too (so no typo of "pick"), and here said open."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=30), "school pickup is grans job on fridays"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=9),
+        "first week at the after school club went fine, shes made a friend",
+        "pick up by 6 or its a tenner per 15 mins late",
+        "drop off from 3:15, theyll walk her over from school",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "whats the late pickup charge")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("£10")
