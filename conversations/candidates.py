@@ -26,7 +26,7 @@ from conversations.questions import (
     said_terms,
     words_of,
 )
-from conversations.sentence_values import value_in
+from conversations.sentence_values import replaced_in, value_in
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
@@ -57,6 +57,9 @@ BURST_VALUE = 3  # messages of a burst read on to the first that gives a value
 LATER_TERMS = 2
 LATER_SCAN = 30
 LATER_RANK = 15
+# The kinds of value whose figures are said as they are given (not a day, given with its year)
+FIGURES_SAID = frozenset({"amount", "count", "time", "duration"})
+BURST_BEFORE = 3  # positions back: the member's messages a bare "not 590" is read after
 SAID_IN_SCAN = 200  # messages read from the conversations a sum's subject is named in
 # A later sentence names the same thing when it holds this share of what the best one is about
 # ("football's moved to wednesdays" holds football, not Fionn).
@@ -516,6 +519,61 @@ def said_later(owner, best: Candidate, question: Question, subject: set[str]) ->
     )
     hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
     return candidates_of(hits, rank_from=LATER_RANK)
+
+
+def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
+    """What the member said after ``best`` that says its very value no longer holds ("ailsa
+    says 200 off june rent not 150 off may"), found by the value's figures in their own keyword
+    index. A change told in a burst names the value it replaced more surely than the thing ("ya
+    roy emailed", "640 now", "not 590. fuel costs or w/e"): a message that gives no value of its
+    own is read with the member's messages just before it (``BURST_BEFORE``), up to the
+    assistant's last turn."""
+    value = value_of(best, question)
+    figures = tuple(dict.fromkeys(re.findall(r"\d+", value)))
+    if not figures or question.wanted not in FIGURES_SAID:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=" AND ".join(f'"{figure}"' for figure in figures),
+        limit=LATER_SCAN,
+        include_archived=False,
+    )
+    later = (
+        Memory.everything.select_related("act", "message")
+        .filter(pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
+    )
+    striking = [
+        c
+        for c in candidates_of([Hit(m.pk, m, 0.0, {}) for m in later], rank_from=LATER_RANK)
+        if _strikes(c, value, question)
+    ]
+    read = []
+    for c in striking:
+        if value_of(c, question) or c.hit.memory.message is None:
+            read.append(c)
+            continue
+        message = c.hit.memory.message
+        turns = Message.objects.filter(
+            conversation_id=message.conversation_id,
+            position__lt=message.position,
+            position__gte=message.position - BURST_BEFORE,
+        ).order_by("-position")
+        before = []
+        for role, content in turns.values_list("role", "content"):
+            if role != Message.Role.USER:
+                break
+            before.insert(0, " ".join(content.split()))
+        if before:
+            text = " … ".join([*before, c.sentence])
+            read.append(replace(c, sentence=text, terms=said_terms(text)))
+    return read
+
+
+def _strikes(c: Candidate, value: str, question: Question) -> bool:
+    struck = replaced_in(c.sentence, question.wanted, said_on=timezone.localtime(c.said_on).date())
+    figures = [set(re.findall(r"\d+", text.replace(",", ""))) for text in (struck, value)]
+    return bool(figures[0]) and figures[0] == figures[1]
 
 
 def said_in(owner, conversation_ids: set[int]) -> list[Candidate]:

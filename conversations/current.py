@@ -20,6 +20,7 @@ from conversations.candidates import (
     held_value,
     said_later,
     share_of,
+    struck_later,
     time_only,
     value_of,
 )
@@ -168,7 +169,11 @@ def current_and_before(
         return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
     if owner is not None and not question.about_the_past and subject:
-        scored = [*scored, *said_later(owner, best, question, subject)]
+        scored = [
+            *scored,
+            *said_later(owner, best, question, subject),
+            *struck_later(owner, best, question),
+        ]
     alike = [
         c
         for c in scored

@@ -1155,3 +1155,27 @@ def test_a_compound_asked_closed_finds_it_said_open_with_a_banknote_for_its_sum(
 
     assert answer.kind == "answer"
     assert answer.text.startswith("£10")
+
+
+def test_a_change_told_in_a_burst_by_the_value_it_struck_is_the_current_one(alice, index):
+    """The new figure, then "not" the old one, each a message of its own and neither naming the
+    thing: the old figure struck out is what ties them to it."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "going w/ pete for the gutters. 380 like jan said"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "sprained my wrist at netball lol",
+        "pete texted",
+        "420 now",
+        "not 380. ladders cost or whatever",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "how much do i owe pete for the gutters")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("420")
+    assert "before: 380" in answer.text
