@@ -133,6 +133,15 @@ def test_a_bare_hour_after_until_is_a_time_of_day(said, hour):
 
 
 @pytest.mark.parametrize(
+    ("said", "hour"),
+    [("league games 10:30 on a school nite ugh", 22), ("quiz nite starts 9:15", 21),
+     ("dentist 10:30 tues", 10)],
+)  # fmt: skip
+def test_a_bare_late_hour_told_of_a_night_is_the_evenings(said, hour):
+    assert [m.time.hour for m in dates.find(said, today=WEDNESDAY) if m.time] == [hour]
+
+
+@pytest.mark.parametrize(
     ("said", "hour", "minute"),
     [("her swimming is at six now on tuesdays", 18, 0),
      ("the check is on the twenty fourth at eleven fifteen", 11, 15),

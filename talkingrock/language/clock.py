@@ -65,7 +65,7 @@ _TIME_HALF = re.compile(
 _TIME_NAMED = re.compile(r"\b(?:(at|around|by)\s+)?(noon|midday|midnight)\b")
 
 
-_EVENING = re.compile(r"\b(tonight|tonite|2nite|evening|night|dinner|supper|drinks|pub)\b")
+_EVENING = re.compile(r"\b(tonight|tonite|2nite|evening|night|nite|dinner|supper|drinks|pub)\b")
 
 
 def clock_time(hour: int, minute: int, half: str = "", *, evening: bool = False) -> time | None:
