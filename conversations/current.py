@@ -18,6 +18,7 @@ from conversations.candidates import (
     any_value,
     coverage_of,
     held_value,
+    is_narrative,
     said_later,
     share_of,
     struck_later,
@@ -107,8 +108,11 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
                 # nov"), more than by one word of it ("tuesday", beside "Bernie's hours
                 # changed", for Eva's swimming), and the later one says it changed: not
                 # "fridays r tight if I have a late pt", told beside Sami's swim meet
+                # (a narrative's sentence is the compression's, not a bare word of the member's:
+                # what its conversation said beside it is no part of it)
                 or (
-                    share_of(subject, c.context, question) >= SUBJECT_SHARE
+                    not is_narrative(c.hit.memory)
+                    and share_of(subject, c.context, question) >= SUBJECT_SHARE
                     and values.says_it_changed(later.sentence)
                 )
             )

@@ -12,6 +12,7 @@ from itertools import pairwise
 
 from memories import search
 from memories.models import Memory
+from talkingrock import nlp
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import common_words, first_names
@@ -48,8 +49,10 @@ AROUND_WEIGHT = 0.5
 
 def stem(word: str) -> str:
     """A crude English stem, enough to match "measure" with "measured" and "weddings" with
-    "wedding": the possessive, a plural and the commonest inflections off."""
+    "wedding": the possessive, a plural and the commonest inflections off; an irregular verb
+    form is its base form's ("bought" as "buy")."""
     word = word.lower().strip(".,'’-").removesuffix("'s").removesuffix("’s")
+    word = nlp.irregular_verb_base(word) or word
     if word.endswith("ies") and len(word) > 4:
         word = word[:-3] + "y"
     elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
@@ -121,11 +124,11 @@ _ASKS = (
     ("size", re.compile(r"\bhow (?:tall|big|wide|high|deep|large)\b|\bwhat size\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
     ("count", re.compile(r"\bhow many\b")),
-    # the number a thing goes by: "whats our plot no", "what's the flight number again"; not a
+    # the number a thing goes by: "whats our plot no", "what room number is she in"; not a
     # phone number ("the number for the plumber"), nor "no" said as no ("which room has no heat")
     ("number", re.compile(
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
-        r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please)\b))")),
+        r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
@@ -231,13 +234,17 @@ def asks_for(question: str) -> str | None:
 # What is asked, without what the asker adds after it: "which days am i wfh again, need to tell
 # a client", "what's the stall fee? bev's asking".
 _REASON = re.compile(
-    r",\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
+    r"(?:,\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
     # or who wants the answer ("…, vet form wants it", "…, the school needs it")
     r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
     # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked")
     r"|(?:fyi\s+)?(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?(?:asking|askin|asked)\b"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
-    r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b)).*$",
+    r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
+    # a reason run on without a comma: "now (that) I…" ("what room is gran in now im posting her
+    # a parcel"), as "because" is
+    r"|\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
+    r".*$",
     re.I,
 )
 

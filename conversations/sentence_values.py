@@ -208,18 +208,26 @@ def which_of(sentence: str, about: frozenset[str]) -> str:
     return ""
 
 
-# A figure a thing goes by, said right after its name: "plot 27", "room no. 12", "gate #4".
+# A figure a thing goes by, said right after its name: "plot 27", "room no. 12", "gate #4",
+# or dictated ("room twenty two").
 _NUMBERED = re.compile(
-    r"\b([a-z][\w'’-]*)\s+(?:no\.?\s*|number\s+|#\s*)?(\d{1,6})\b(?![.,:/]?\d)", re.I
+    r"\b([a-z][\w'’-]*)\s+(?:no\.?\s*|number\s+|#\s*)?"
+    rf"(\d{{1,6}}\b(?![.,:/]?\d)|{amounts.SPOKEN_NUMBER}\b)",
+    re.I,
 )
 
 
 def _number_of(sentence: str, about: frozenset[str]) -> str:
     """The figure ``sentence`` gives right after a word the question is ``about`` ("its plot
-    27, a half plot" → "plot 27"); "" when there is none."""
+    27, a half plot" → "plot 27"; "room twenty two" → "room 22"); "" when there is none."""
     for m in _NUMBERED.finditer(sentence):
-        if stem(m.group(1)) in about:
-            return f"{m.group(1)} {m.group(2)}"
+        figure = m.group(2)
+        if not figure.isdigit():
+            # said in words, from two ("one" is too often no figure: "room one of the three")
+            value = amounts.spoken_value(figure)
+            figure = "" if value is None or value < 2 else str(int(value))
+        if figure and stem(m.group(1)) in about:
+            return f"{m.group(1)} {figure}"
     return ""
 
 

@@ -78,6 +78,24 @@ def is_verb_form(word: str) -> bool:
     return False
 
 
+def irregular_verb_base(word: str) -> str:
+    """The base form of an irregular past form ("bought" → "buy", "paid" → "pay"), by the
+    pipeline's own exception table (WordNet's); "" for any other word, and for a form in "-ing"
+    (the table reads "wedding" as a form of "wed")."""
+    global _irregular
+    if _irregular is None:
+        table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_exc").get("verb", {})
+        _irregular = {
+            form: bases[0]
+            for form, bases in table.items()
+            if bases and bases[0] != form and not form.endswith("ing")
+        }
+    return _irregular.get(word, "")
+
+
+_irregular: dict[str, str] | None = None
+
+
 def is_verb(word: str) -> bool:
     """Whether ``word`` (lower case) is an English verb, in its base form or inflected."""
     verbs = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_index").get("verb", ())

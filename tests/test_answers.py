@@ -441,6 +441,13 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("when is the recital, mum needs to know", "when is the recital", "date"),
         ("how much was swim club again, jo askin bout next term", "how much was swim club again", "amount"),
         ("whens the mot due, fyi the garage asked", "whens the mot due", "date"),
+        ("wat time r swim lessons now", "wat time r swim lessons now", "time"),
+        ("what room number is grandad in", "what room number is grandad in", "number"),
+        ("whats the gate code now im taking the van", "whats the gate code", None),
+        ("when do the twins start school now that ive two forms to fill", "when do the twins start school", "date"),
+        ("what do i owe now", "what do i owe now", "amount"),
+        ("how much do I owe now I've paid the deposit, and when is it due", "how much do I owe now I've paid the deposit, and when is it due", "amount"),
+        ("wut day is the recycling", "wut day is the recycling", "date"),
         ("whats the wifi code, nan's asking", "whats the wifi code", None),
         ("who asked about the party, was it sue", "who asked about the party, was it sue", "name"),
     ],
@@ -1179,3 +1186,94 @@ def test_a_change_told_in_a_burst_by_the_value_it_struck_is_the_current_one(alic
     assert answer.kind == "answer"
     assert answer.text.startswith("420")
     assert "before: 380" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number"),
+    [
+        ("theyve moved him to room thirty one near the lifts", "room 31"),
+        ("its plot 27, a half plot", "plot 27"),
+        ("the room one of the three with a window", ""),
+    ],
+)
+def test_the_number_a_thing_goes_by_may_be_dictated(sentence, number):
+    assert (
+        sentence_values.value_in(
+            sentence, "number", said_on=NOW.date(), about=frozenset({"room", "plot"})
+        )
+        == number
+    )
+
+
+def test_a_room_number_asked_while_saying_why_is_the_one_it_moved_to(alice, index):
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=90), "grandad's settled in, he's in room nine by the garden"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=8),
+        "they've moved grandad upstairs to room thirty one, nearer the lifts",
+    )
+    index(alice)
+
+    answer = ask(alice, "what room number is grandad in now im sending him a card")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("room 31")
+
+
+def test_a_narrative_sentence_is_not_tied_to_the_thing_by_its_conversations_other_words(
+    alice, remember, index
+):
+    """A conversation names Milo and Little Owls; its narrative also says, of another thing,
+    that something moved and when. The words around it are the messages', not the narrative
+    sentence's: it tells nothing about Milo's start."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=90),
+        "got milo a place at little owls nursery, he starts monday the 7th of september",
+    )
+    talk = _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "milos little owls settling in visit went well",
+        "he loved the sand pit, little owls is lovely",
+        apart=timedelta(minutes=1),
+    )
+    remember(
+        "Dana decided: was at the allotment yesterday, the shed moved to the far corner.",
+        kind=Memory.Kind.MEMORY,
+        source=Memory.Source.CONVERSATION,
+        conversation=talk,
+        happened_at=NOW - timedelta(days=30),
+    )
+    index(alice)
+
+    answer = ask(alice, "when does milo actually start at little owls")
+
+    assert "allotment" not in answer.text
+    assert "7 September" in answer.text.splitlines()[0]
+
+
+@pytest.mark.parametrize(("form", "base"), [("bought", "buy"), ("paid", "pay"), ("took", "take")])
+def test_an_irregular_verb_form_has_its_base_forms_stem(form, base):
+    assert questions.stem(form) == questions.stem(base)
+
+
+def test_an_irregular_past_form_is_the_verb_asked_in_its_base_form(alice, index):
+    """ "when did i buy …" asks for what was "bought": the sentence that says so answers, not
+    another about the same bike and person with a day of its own."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "joel was selling his old road bike",
+        "drove over to hexham sunday and bought it off him, cash",
+        "the bike needs new brake pads, joel says cycle hub can do it on the 14th",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when did i buy the bike from joel")
+
+    assert answer.kind == "answer"
+    assert "bought it" in answer.text.splitlines()[0]
