@@ -152,6 +152,22 @@ def test_a_banknote_named_for_a_sum_is_that_sum(said, shown):
 
 
 @pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("the inspector was here about two and a half hours", ["2.5 hours"]),
+        ("its an hour and a half each way", ["1.5 hours"]),
+        ("took 3 and a half weeks in the end", ["3.5 weeks"]),
+        ("the roof was two and a half grand", ["£2,500"]),
+        ("she's two and a half now", []),
+        ("I wrote it down ten minutes ago and lost it", []),
+        ("paid it 3 weeks back, took 20 mins", ["20 minutes"]),
+    ],
+)
+def test_a_half_said_in_words_is_half_of_the_unit(said, shown):
+    assert [a.said() for a in amounts.find(said, default_currency="£")] == shown
+
+
+@pytest.mark.parametrize(
     ("said", "shown", "per", "each_of"),
     [
         ("the disco is £6 a ticket, under 5s free", "£6 a ticket", "each", "ticket"),

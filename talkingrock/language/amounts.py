@@ -136,6 +136,47 @@ class Amount:
         return text
 
 
+_SPANS_OF_TIME = frozenset({"minutes", "hours", "days", "weeks", "months", "years"})
+_AGO = re.compile(r"\s*(?:ago|back)\b", re.IGNORECASE)
+
+# A half said in words: "two and a half hours", "3 and a half grand", "an hour and a half".
+_AND_A_HALF = re.compile(
+    rf"(?<![\w.,-])({_NUMBER}|{SPOKEN_NUMBER})\s+and\s+a\s+half\s+"
+    rf"(?:({_alternation(_MULTIPLIERS)})\b\s*)?({_alternation(_UNITS)}|{_alternation(_CURRENCY_WORDS)})?"
+    r"(?![\w'’-])"
+    rf"|(?<![\w-])(?:an?|one)\s+({_alternation(_UNITS)})\s+and\s+a\s+half\b",
+    re.IGNORECASE,
+)
+
+
+def _halves(text: str, skip, default_currency: str) -> list[Amount]:
+    """The amounts ``text`` says with "and a half": a unit, a currency or a multiplier makes
+    the measure ("two and a half" alone is none)."""
+    found = []
+    for m in _AND_A_HALF.finditer(text):
+        number, multiplier, word, unit_first = m.groups()
+        if any(s < m.end() and m.start() < e for s, e in skip):
+            continue
+        if unit_first:
+            value, word = Decimal(1), unit_first
+        else:
+            value = _value(number)
+            if value is None or not (multiplier or word):
+                continue
+        value += Decimal("0.5")
+        if multiplier:
+            value *= _MULTIPLIERS[multiplier.lower()]
+        word = " ".join((word or "").lower().split())
+        currency = _CURRENCY_WORDS.get(word, "")
+        unit = "" if currency or not word else _UNITS[word]
+        if multiplier and not currency and not unit:
+            currency = default_currency  # "two and a half grand": money, as "6k" is
+        found.append(
+            Amount(m[0].strip(), m.start(), m.start() + len(m[0].rstrip()), value, currency, unit)
+        )
+    return found
+
+
 # A banknote named for a sum, as British speech has it: "a fiver per 10 mins late", "a tenner each".
 _NOTES = {"fiver": Decimal(5), "tenner": Decimal(10)}
 _NOTE = re.compile(rf"(?<![\w-])(?:an?\s+)?({_alternation(_NOTES)})(?![\w-])", re.IGNORECASE)
@@ -199,7 +240,8 @@ def find(
     (dates and times already read) are not amounts. ``asked_for_a_sum``: the text is read to
     answer "how much", which is the word of money a bare number of three digits or more needs
     ("mareks quote came thru … 24,600. thats fitting, cabinets"); a year is still a year."""
-    found = []
+    found = _halves(text or "", skip, default_currency)
+    skip = [*skip, *((a.start, a.end) for a in found)]
     for m in _AMOUNT.finditer(text or ""):
         start, end = m.span()
         symbol, number, multiplier, unit_word, per, each_of = m.groups()
@@ -244,6 +286,8 @@ def find(
                 currency = currency or _CURRENCY_WORDS[word]
             else:
                 unit = _UNITS[word]
+                if unit in _SPANS_OF_TIME and _AGO.match(text, m.end(4)):
+                    continue  # "ten minutes ago" is when, not how long
         if (multiplier or scaled or bare) and not currency and not unit:
             currency = default_currency  # "saves like 6k": money, in the household's currency
         per_word = " ".join(per.lower().split()) if per else ("each" if each_of else "")
