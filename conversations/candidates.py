@@ -534,7 +534,7 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
         return []
     found = search.keyword_candidates(
         owner_id=owner.pk,
-        match=" AND ".join(f'"{figure}"' for figure in figures),
+        match=search.match_all(figures),
         limit=LATER_SCAN,
         include_archived=False,
     )

@@ -180,6 +180,12 @@ def match_expression(terms: tuple[str, ...]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
+def match_all(terms: tuple[str, ...]) -> str:
+    """Each word quoted, all of them required: the figures of one value ("1" and "200" of
+    "1,200")."""
+    return " AND ".join(f'"{term}"' for term in terms)
+
+
 # memory_query (seed 001's keyword tool) ranks the memories a member keeps; what was said is
 # recall's evidence, not a memory to reinforce or demote.
 # FTS-first: the member's index drives the join (CROSS JOIN pins the order) and each match is

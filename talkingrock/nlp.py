@@ -78,6 +78,9 @@ def is_verb_form(word: str) -> bool:
     return False
 
 
+_irregular: dict[str, str] | None = None  # an irregular verb form → its base form
+
+
 def irregular_verb_base(word: str) -> str:
     """The base form of an irregular past form ("bought" → "buy", "paid" → "pay"), by the
     pipeline's own exception table (WordNet's); "" for any other word, and for a form in "-ing"
@@ -91,9 +94,6 @@ def irregular_verb_base(word: str) -> str:
             if bases and bases[0] != form and not form.endswith("ing")
         }
     return _irregular.get(word, "")
-
-
-_irregular: dict[str, str] | None = None
 
 
 def is_verb(word: str) -> bool:
