@@ -1260,6 +1260,12 @@ def test_an_irregular_verb_form_has_its_base_forms_stem(form, base):
     assert questions.stem(form) == questions.stem(base)
 
 
+@pytest.mark.parametrize(("form", "other"), [("rent", "rend"), ("rose", "rise"), ("might", "may")])
+def test_a_past_form_that_is_also_a_noun_keeps_its_own_stem(form, other):
+    """ "the rent went up" is about rent, not about rending."""
+    assert questions.stem(form) != questions.stem(other)
+
+
 def test_an_irregular_past_form_is_the_verb_asked_in_its_base_form(alice, index):
     """ "when did i buy …" asks for what was "bought": the sentence that says so answers, not
     another about the same bike and person with a day of its own."""

@@ -5,6 +5,7 @@ shaped it on its own recall trail (``record_influence``)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -20,10 +21,16 @@ VAGUE = frozenset(
     "thing things stuff bit bits one ones issue issues problem problems matter whatsit usual".split()
 )
 POINTING = frozenset("it that this them those these".split())
-_VAGUE_STEMS = frozenset(stem(word) for word in VAGUE)
 # An open thread bears on a request when they share this share of the request's words.
 ITEM_OVERLAP = 0.34
 PRIORITY = ("disambiguation", "intent_verification", "entity_reference", "pattern_match")
+
+
+@functools.cache
+def _vague_stems() -> frozenset[str]:
+    """The vague words' stems, on first use: a stem reads the language pipeline's tables, which
+    are not loaded when Django starts."""
+    return frozenset(stem(word) for word in VAGUE)
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,7 @@ def gather(
             message=message,
             evidence=False,
         )
-    terms = content_terms(normalise(request)) - _VAGUE_STEMS  # "thing" names nothing
+    terms = content_terms(normalise(request)) - _vague_stems()  # "thing" names nothing
     items = []
     if include_active:
         open_items = MemoryItem.objects.filter(

@@ -2,7 +2,7 @@
 Story. Offline, its memories are grouped by meaning (each joins the first group whose centre is
 within ``JOIN_SIMILARITY``, newest first, so the grouping is the same every time) and each group
 of two or more is named by its salient words (frequent in the group, rare in Your Story as a
-whole). With Ollama, a task asks the model to name the themes after a conversation is filed and
+whole, never the member's own name). With Ollama, a task asks the model to name the themes after a conversation is filed and
 keeps its answer for a day (``refresh_themes``); nothing in a web request waits on it."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from conversations.reasoning import prompts
 from memories import vector_search
 from memories.models import Memory
 from talkingrock import llm
+from talkingrock.language.names import display_name
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,8 @@ def offline_themes(owner) -> list[dict[str, Any]]:
                 break
         else:
             groups.append((vector.copy(), [memory]))
+    # Your Story is about its owner: their own name names no theme ("Alice ran …").
+    own_name = content_terms(f"{display_name(owner)} {owner.get_username()}")
     everywhere = Counter(term for m in memories for term in content_terms(m.content))
     themes = []
     for _, members in sorted(groups, key=lambda g: -len(g[1])):
@@ -60,7 +63,7 @@ def offline_themes(owner) -> list[dict[str, Any]]:
             continue
         here = Counter(term for m in members for term in content_terms(m.content))
         salient = sorted(
-            (term for term, count in here.items() if count >= 2),
+            (term for term, count in here.items() if count >= 2 and term not in own_name),
             key=lambda t: (-here[t] * math.log((len(memories) + 1) / everywhere[t]), t),
         )[:3]
         if salient:
