@@ -77,14 +77,18 @@ def content_terms(text: str) -> frozenset[str]:
     )
 
 
+_CLAUSE_BREAK = re.compile(r"[.,;:!?…()\[\]\"“”—–/+&]+")
+
+
 def said_terms(text: str) -> frozenset[str]:
     """The terms of something said, as ``content_terms``, with each pair of words it writes apart
     also by the stem of the pair written as one ("pick up" also as "pickup", "key worker" as
-    "keyworker"): a question that writes a compound closed finds it written open."""
-    words = [re.sub(r"['’]s$", "", w.lower()) for w in words_of(normalise(text))]
+    "keyworker"): a question that writes a compound closed finds it written open. A pair is
+    two words of one clause ("the car. pet food" says no "carpet")."""
     joined = (
         stem(a + b)
-        for a, b in pairwise(words)
+        for clause in _CLAUSE_BREAK.split(normalise(text))
+        for a, b in pairwise(re.sub(r"['’]s$", "", w.lower()) for w in words_of(clause))
         if len(a) >= 3 and len(b) >= 2 and a.isalpha() and b.isalpha()
     )
     return content_terms(text) | frozenset(joined)
@@ -237,13 +241,15 @@ _REASON = re.compile(
     r"(?:,\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
     # or who wants the answer ("…, vet form wants it", "…, the school needs it")
     r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
-    # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked")
-    r"|(?:fyi\s+)?(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?(?:asking|askin|asked)\b"
+    # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked"); what the
+    # asker asked is what they ask about ("…, we asked about the rash")
+    r"|(?:fyi\s+)?(?!(?:[\w'’]+\s+)?(?:i|we)\s)(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?"
+    r"(?:asking|askin|asked)\b(?!.*\b(?:what|when|where|who|which|how)\b)"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
     r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
     # a reason run on without a comma: "now (that) I…" ("what room is gran in now im posting her
     # a parcel"), as "because" is
-    r"|\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
+    r"|(?<!\s)\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
     r".*$",
     re.I,
 )
@@ -399,7 +405,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         bool(_HAPPENED.search(text.lower())),
         places_at(question) & weights.keys(),
         _thing_asked(text, wanted),
-        frozenset(term for term in weights if term in names),
+        frozenset(term for term, word in words.items() if {word, term, word[:-1]} & names),
     )
 
 

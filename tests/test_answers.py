@@ -368,6 +368,14 @@ def test_an_everyday_word_never_said_weighs_less_than_a_thing_never_said(alice, 
     assert asked.weights["need"] < asked.weights["client"] < asked.weights["plaster"]
 
 
+@pytest.mark.parametrize("name", ["jake", "james", "arjun", "nadias"])
+def test_a_first_name_in_a_question_is_a_person_whatever_its_stem(alice, name):
+    """The name is read as written: "jake" stems to "jak", which is no name."""
+    asked = questions.read_question(alice, f"what did {name} say about the van")
+
+    assert asked.persons == {questions.stem(name)}
+
+
 def test_the_rest_of_the_message_gives_the_sum_not_the_next_message(alice, index):
     _said_in_a_conversation(
         alice,
@@ -450,6 +458,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("wut day is the recycling", "wut day is the recycling", "date"),
         ("whats the wifi code, nan's asking", "whats the wifi code", None),
         ("who asked about the party, was it sue", "who asked about the party, was it sue", "name"),
+        ("what did the gp say, we asked about the rash", "what did the gp say, we asked about the rash", None),
+        ("when is it due, the bank asked which month", "when is it due, the bank asked which month", "date"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1141,6 +1151,11 @@ def test_a_sentence_naming_only_the_person_does_not_replace_their_answer(alice, 
 )
 def test_a_compound_written_open_is_also_read_as_one_word(sentence, terms):
     assert {questions.stem(t) for t in terms} <= questions.said_terms(sentence)
+
+
+@pytest.mark.parametrize("sentence", ["took the car. pet food is in the boot", "the car, pet bed"])
+def test_two_words_either_side_of_a_break_are_no_compound(sentence):
+    assert questions.stem("carpet") not in questions.said_terms(sentence)
 
 
 def test_a_compound_asked_closed_finds_it_said_open_with_a_banknote_for_its_sum(alice, index):
