@@ -529,18 +529,18 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
     own is read with the member's messages just before it (``BURST_BEFORE``), up to the
     assistant's last turn."""
     value = value_of(best, question)
-    figures = tuple(dict.fromkeys(re.findall(r"\d+", value)))
+    figures = tuple(dict.fromkeys(re.findall(r"\d(?:[\d,]*\d)?", value)))
     if not figures or question.wanted not in FIGURES_SAID:
         return []
     found = search.keyword_candidates(
         owner_id=owner.pk,
-        match=search.match_all(figures),
+        match=search.match_figures(figures),
         limit=LATER_SCAN,
         include_archived=False,
     )
     later = (
         Memory.everything.select_related("act", "message")
-        .filter(pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
         .exclude(kind=Memory.Kind.REPLY)
     )
     striking = [
@@ -548,26 +548,48 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
         for c in candidates_of([Hit(m.pk, m, 0.0, {}) for m in later], rank_from=LATER_RANK)
         if _strikes(c, value, question)
     ]
+    bare = [c.hit.memory.message for c in striking if not value_of(c, question)]
+    before = _said_just_before(owner, [m for m in bare if m is not None])
     read = []
     for c in striking:
-        if value_of(c, question) or c.hit.memory.message is None:
-            read.append(c)
-            continue
         message = c.hit.memory.message
-        turns = Message.objects.filter(
+        if message is None or value_of(c, question):
+            read.append(c)
+        elif said := before.get(message.pk):
+            text = " … ".join([*said, c.sentence])
+            read.append(replace(c, sentence=text, terms=said_terms(text)))
+    return read
+
+
+def _said_just_before(owner, messages: list[Message]) -> dict[int, list[str]]:
+    """For each message, what the member said in the ``BURST_BEFORE`` turns before it, oldest
+    first, up to the assistant's last turn: one query for them all."""
+    if not messages:
+        return {}
+    near = Q()
+    for message in messages:
+        near |= Q(
             conversation_id=message.conversation_id,
             position__lt=message.position,
             position__gte=message.position - BURST_BEFORE,
-        ).order_by("-position")
+        )
+    turns: dict[int, list[tuple[int, str, str]]] = {}
+    rows = Message.objects.filter(near, conversation__owner=owner).values_list(
+        "conversation_id", "position", "role", "content"
+    )
+    for conversation_id, position, role, content in rows:
+        turns.setdefault(conversation_id, []).append((position, role, content))
+    said = {}
+    for message in messages:
         before = []
-        for role, content in turns.values_list("role", "content"):
+        for position, role, content in sorted(turns.get(message.conversation_id, []), reverse=True):
+            if not message.position - BURST_BEFORE <= position < message.position:
+                continue
             if role != Message.Role.USER:
                 break
             before.insert(0, " ".join(content.split()))
-        if before:
-            text = " … ".join([*before, c.sentence])
-            read.append(replace(c, sentence=text, terms=said_terms(text)))
-    return read
+        said[message.pk] = before
+    return said
 
 
 def _strikes(c: Candidate, value: str, question: Question) -> bool:

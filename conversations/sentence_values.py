@@ -222,6 +222,8 @@ def _number_of(sentence: str, about: frozenset[str]) -> str:
     27, a half plot" → "plot 27"; "room twenty two" → "room 22"); "" when there is none."""
     for m in _NUMBERED.finditer(sentence):
         figure = m.group(2)
+        if amounts.measure_follows(sentence, m.end(2)):
+            continue  # "room twenty minutes ago": a span of time, not a room
         if not figure.isdigit():
             # said in words, from two ("one" is too often no figure: "room one of the three")
             value = amounts.spoken_value(figure)

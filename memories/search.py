@@ -180,10 +180,17 @@ def match_expression(terms: tuple[str, ...]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
-def match_all(terms: tuple[str, ...]) -> str:
-    """Each word quoted, all of them required: the figures of one value ("1" and "200" of
-    "1,200")."""
-    return " AND ".join(f'"{term}"' for term in terms)
+def match_figures(figures: tuple[str, ...]) -> str:
+    """All the figures of one value required, each as it may be written: "1,200" is "1" and
+    "200" to the tokenizer, or "1200" written without the comma; "3" and "30" of "3:30"."""
+    both = []
+    for figure in figures:
+        parts = [part for part in figure.split(",") if part]
+        if len(parts) > 1:
+            both.append("(" + " AND ".join(f'"{p}"' for p in parts) + f' OR "{"".join(parts)}")')
+        else:
+            both.append(f'"{"".join(parts)}"')
+    return " AND ".join(both)
 
 
 # memory_query (seed 001's keyword tool) ranks the memories a member keeps; what was said is

@@ -1203,12 +1203,36 @@ def test_a_change_told_in_a_burst_by_the_value_it_struck_is_the_current_one(alic
     assert "before: 380" in answer.text
 
 
+def test_a_figure_struck_without_its_comma_is_still_the_one_struck(alice, index):
+    """ "£1,200" said first, "not 1200" later: one figure, written two ways."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "booked the marquee w/ dunmore hire, £1,200 all in"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "dunmore rang back",
+        "1450 now",
+        "not 1200. lighting extra apparently",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "how much is the marquee from dunmore")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("1,450")
+    assert "1,200" in answer.text
+
+
 @pytest.mark.parametrize(
     ("sentence", "number"),
     [
         ("theyve moved him to room thirty one near the lifts", "room 31"),
         ("its plot 27, a half plot", "plot 27"),
         ("the room one of the three with a window", ""),
+        ("left the room twenty minutes ago", ""),
+        ("the plot 12 miles out is ours", ""),
     ],
 )
 def test_the_number_a_thing_goes_by_may_be_dictated(sentence, number):

@@ -145,6 +145,7 @@ def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
         ("lent dan a tenner for the taxi", ["£10"]),
         ("£5 in coins and a fiver", ["£5", "£5"]),
         ("the fivers team won", []),
+        ("its a tenner a week for the paper round", ["£10 a week"]),
     ],
 )
 def test_a_banknote_named_for_a_sum_is_that_sum(said, shown):
@@ -161,10 +162,20 @@ def test_a_banknote_named_for_a_sum_is_that_sum(said, shown):
         ("she's two and a half now", []),
         ("I wrote it down ten minutes ago and lost it", []),
         ("paid it 3 weeks back, took 20 mins", ["20 minutes"]),
+        ("20 mins there and 20 mins back", ["20 minutes", "20 minutes"]),
+        ("rent is two and a half grand a month", ["£2,500 a month"]),
+        ("the quote was $3 and a half grand", ["$3,500"]),
+        ("she rang two and a half hours ago", []),
     ],
 )
 def test_a_half_said_in_words_is_half_of_the_unit(said, shown):
     assert [a.said() for a in amounts.find(said, default_currency="£")] == shown
+
+
+def test_a_run_of_number_words_with_no_end_is_no_amount():
+    """Hostile input: a spoken number is a dozen words at most, so a run of thousands is read
+    word by word (the pattern had backtracked over the whole run from every word)."""
+    assert amounts.find("two " * 20_000 + "and a half hours") == []
 
 
 @pytest.mark.parametrize(

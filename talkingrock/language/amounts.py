@@ -70,7 +70,10 @@ _SCALES = ("hundred", "thousand", "million")
 _NUMBER_WORD = "(?:{})".format(
     "|".join([w for w in _WORD_NUMBERS if w.isalpha() and w != "a"] + list(_SCALES))
 )
-_SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b)+"
+# At most a dozen words follow the first (no number said aloud is longer), so a run of number
+# words with no end in sight ("two two two …") is read in a time that grows with its length,
+# not with its square.
+_SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b){{1,12}}"
 # A number said in words, one word or more ("fifteen", "forty five"): its value is
 # ``spoken_value``'s.
 SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{_NUMBER_WORD})"
@@ -137,16 +140,52 @@ class Amount:
 
 
 _SPANS_OF_TIME = frozenset({"minutes", "hours", "days", "weeks", "months", "years"})
-_AGO = re.compile(r"\s*(?:ago|back)\b", re.IGNORECASE)
+_AGO = re.compile(r"\s*ago\b", re.IGNORECASE)
+# "3 weeks back" is when; "20 mins there and 20 mins back" is how long: "back" says "ago" only
+# after a span of days or more.
+_BACK = re.compile(r"\s*back\b", re.IGNORECASE)
+_LONG_SPANS = frozenset({"days", "weeks", "months", "years"})
 
-# A half said in words: "two and a half hours", "3 and a half grand", "an hour and a half".
+
+def _said_ago(text: str, at: int, unit: str) -> bool:
+    """Whether the span of time ending at ``at`` says when ("ten minutes ago"), not how long."""
+    if unit not in _SPANS_OF_TIME:
+        return False
+    return bool(_AGO.match(text, at) or (unit in _LONG_SPANS and _BACK.match(text, at)))
+
+
+# A half said in words: "two and a half hours", "£3 and a half grand a month", "an hour and a
+# half".
 _AND_A_HALF = re.compile(
-    rf"(?<![\w.,-])({_NUMBER}|{SPOKEN_NUMBER})\s+and\s+a\s+half\s+"
-    rf"(?:({_alternation(_MULTIPLIERS)})\b\s*)?({_alternation(_UNITS)}|{_alternation(_CURRENCY_WORDS)})?"
+    rf"(?<![\w.,-])(?P<symbol>[£$€])?\s?(?P<number>{_NUMBER}|{SPOKEN_NUMBER})\s+and\s+a\s+half\s+"
+    rf"(?:(?P<multiplier>{_alternation(_MULTIPLIERS)})\b\s*)?"
+    rf"(?P<word>{_alternation(_UNITS)}|{_alternation(_CURRENCY_WORDS)})?"
     r"(?![\w'’-])"
-    rf"|(?<![\w-])(?:an?|one)\s+({_alternation(_UNITS)})\s+and\s+a\s+half\b",
+    rf"|(?<![\w-])(?:an?|one)\s+(?P<unit_first>{_alternation(_UNITS)})\s+and\s+a\s+half\b",
     re.IGNORECASE,
 )
+_PER_AFTER = re.compile(rf"\s+({_alternation(_PER)})\b", re.IGNORECASE)
+
+
+def _per_after(text: str, at: int) -> tuple[str, int]:
+    """The period said right after ``at`` ("a month", "per week") and where it ends."""
+    said = _PER_AFTER.match(text, at)
+    if not said:
+        return "", at
+    return _PER[" ".join(said[1].lower().split())], said.end()
+
+
+_MEASURE_AFTER = re.compile(
+    rf"\s*(?:{_alternation(_MULTIPLIERS)}|{_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})"
+    r"(?![\w'’-])",
+    re.IGNORECASE,
+)
+
+
+def measure_follows(text: str, at: int) -> bool:
+    """Whether a unit, a currency or a multiplier is said right after ``at``: the figure before
+    it is a measure ("twenty minutes", "20 quid"), not a number a thing goes by."""
+    return bool(_MEASURE_AFTER.match(text, at))
 
 
 def _halves(text: str, skip, default_currency: str) -> list[Amount]:
@@ -154,32 +193,50 @@ def _halves(text: str, skip, default_currency: str) -> list[Amount]:
     the measure ("two and a half" alone is none)."""
     found = []
     for m in _AND_A_HALF.finditer(text):
-        number, multiplier, word, unit_first = m.groups()
+        symbol, multiplier, word = m["symbol"], m["multiplier"], m["word"]
         if any(s < m.end() and m.start() < e for s, e in skip):
             continue
-        if unit_first:
-            value, word = Decimal(1), unit_first
+        if m["unit_first"]:
+            value, word = Decimal(1), m["unit_first"]
         else:
-            value = _value(number)
-            if value is None or not (multiplier or word):
+            value = _value(m["number"])
+            if value is None or not (symbol or multiplier or word):
                 continue
         value += Decimal("0.5")
         if multiplier:
             value *= _MULTIPLIERS[multiplier.lower()]
         word = " ".join((word or "").lower().split())
-        currency = _CURRENCY_WORDS.get(word, "")
+        currency = symbol or _CURRENCY_WORDS.get(word, "")
         unit = "" if currency or not word else _UNITS[word]
+        if _said_ago(text, m.end(), unit):
+            continue  # "two and a half hours ago" is when, not how long
         if multiplier and not currency and not unit:
             currency = default_currency  # "two and a half grand": money, as "6k" is
-        found.append(
-            Amount(m[0].strip(), m.start(), m.start() + len(m[0].rstrip()), value, currency, unit)
-        )
+        end = m.start() + len(m[0].rstrip())
+        per, through = _per_after(text, end) if currency or unit else ("", end)
+        if per != "each" or currency:  # "an hour and a half each way" is no price each
+            end = through
+        else:
+            per = ""
+        found.append(Amount(text[m.start() : end], m.start(), end, value, currency, unit, per))
     return found
 
 
 # A banknote named for a sum, as British speech has it: "a fiver per 10 mins late", "a tenner each".
 _NOTES = {"fiver": Decimal(5), "tenner": Decimal(10)}
 _NOTE = re.compile(rf"(?<![\w-])(?:an?\s+)?({_alternation(_NOTES)})(?![\w-])", re.IGNORECASE)
+
+
+def _notes(text: str, skip) -> list[Amount]:
+    """The banknotes ``text`` names for a sum, with the period after one ("a tenner a week")."""
+    found = []
+    for m in _NOTE.finditer(text):
+        if not any(s < m.end() and m.start() < e for s, e in skip):
+            per, end = _per_after(text, m.end())
+            found.append(
+                Amount(text[m.start() : end], m.start(), end, _NOTES[m[1].lower()], "£", per=per)
+            )
+    return found
 
 
 def _value(number: str) -> Decimal | None:
@@ -241,6 +298,7 @@ def find(
     answer "how much", which is the word of money a bare number of three digits or more needs
     ("mareks quote came thru … 24,600. thats fitting, cabinets"); a year is still a year."""
     found = _halves(text or "", skip, default_currency)
+    found += _notes(text or "", [*skip, *((a.start, a.end) for a in found)])
     skip = [*skip, *((a.start, a.end) for a in found)]
     for m in _AMOUNT.finditer(text or ""):
         start, end = m.span()
@@ -286,7 +344,7 @@ def find(
                 currency = currency or _CURRENCY_WORDS[word]
             else:
                 unit = _UNITS[word]
-                if unit in _SPANS_OF_TIME and _AGO.match(text, m.end(4)):
+                if _said_ago(text, m.end(4), unit):
                     continue  # "ten minutes ago" is when, not how long
         if (multiplier or scaled or bare) and not currency and not unit:
             currency = default_currency  # "saves like 6k": money, in the household's currency
@@ -306,11 +364,6 @@ def find(
                 each_of,
             )
         )
-    for m in _NOTE.finditer(text or ""):
-        if not any(
-            s < m.end() and m.start() < e for s, e in [*skip, *((a.start, a.end) for a in found)]
-        ):
-            found.append(Amount(m[0], m.start(), m.end(), _NOTES[m[1].lower()], "£"))
     return sorted(found, key=lambda a: a.start)
 
 
