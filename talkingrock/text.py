@@ -96,9 +96,13 @@ def sentences(text: str) -> list[str]:
 def lowered(text: str) -> str:
     """Lower case with the same length, so that spans found in it stay where they were in the
     text (a character whose lower case is longer, like "İ", is left as it is)."""
-    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text).translate(
-        str.maketrans("’‘", "''")
-    )
+    low = text.lower()
+    if len(low) != len(text):  # no character's lower case is shorter: one grew, find which
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return low.translate(_QUOTES)
+
+
+_QUOTES = str.maketrans("’‘", "''")
 
 
 def shortened(text: str, *, chars: int = 0, words: int = 0) -> str:

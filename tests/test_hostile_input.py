@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from django.db import models
 from django.test import RequestFactory
 from django.urls import reverse
 
-from conversations import review, services
+from conversations import questions, review, sentence_values, services
 from household import api
 from memories.models import Act, Memory, MemoryItem, Recall, RecallHit
 from narratives import services as narratives
+from talkingrock.language import amounts, dates
 from talkingrock.models import ApiToken
 from talkingrock.text import has_control, shortened
 from talkingrock.tools import REGISTRY, ToolError, call_tool
@@ -31,6 +33,7 @@ HOSTILE = "fix the \x00 fence\x07 \x1b[31mred\x1b[0m \x7f\x85 \ud800 then\r\nnex
 FORM_HOSTILE = HOSTILE.replace("\ud800", "")
 HUGE = [2**63, 10**30, -(2**63) - 1, -1, 0]
 APPS = ("memories", "conversations", "narratives", "talkingrock")
+SAID_ON = date(2026, 9, 1)
 
 
 def strings(value) -> list[str]:
@@ -314,3 +317,31 @@ def test_the_recall_trail_and_a_replys_memory_list_store_clean_json(alice):
 )
 def test_a_text_named_in_a_line_is_one_line_and_cut_with_an_ellipsis(text, kwargs, shown):
     assert shortened(text, **kwargs) == shown
+
+
+# A message at its cap (10,000 characters) of one phrase pasted over and over. The readers of
+# language read such a run in a time that grows with its length (bench/hostile_text.py prints
+# the figures); these tests hold what they make of it.
+AT_THE_CAP = 1_200
+
+
+def test_a_run_of_number_words_at_the_cap_is_no_amount_and_no_room():
+    run = "room " + "two " * (AT_THE_CAP * 2) + "and a half hours"
+
+    assert amounts.find(run) == []
+    assert sentence_values.value_in(run, "number", said_on=SAID_ON, about=frozenset({"room"})) == ""
+
+
+def test_a_run_of_days_at_the_cap_is_read_day_by_day():
+    run = "aug 8 then " + "the 3rd " * AT_THE_CAP
+
+    found = dates.find(run, today=SAID_ON, lean="past")
+
+    assert [m.said_as for m in found] == ["date"] + ["day"] * AT_THE_CAP
+    assert {m.day for m in found[1:]} == {date(2026, 8, 3)}  # the month named before them
+
+
+def test_a_run_of_whitespace_and_asides_at_the_cap_leaves_the_question():
+    question = "what room is gran in" + " " * 9_000 + "now im posting her a parcel"
+
+    assert questions.asked_part(question) == "what room is gran in"

@@ -47,6 +47,7 @@ How a phrase is read:
 
 from __future__ import annotations
 
+import bisect
 import re
 from datetime import date, datetime, time, timedelta
 
@@ -213,12 +214,21 @@ def _read_numeric_days(f: Finder) -> None:
     f.each(_NUMERIC, numeric, "date")
 
 
+def _end(named: tuple[int, date]) -> int:
+    return named[0]
+
+
 class _Days:
     """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
     def __init__(self, today: date, lean: str, found: list[Mention]):
         self.today, self.lean = today, lean
         self.found = found  # what the text was read to say so far
+        # The days named with their month, by where they end in the text (``in_month_named``):
+        # kept up as ``found`` grows, so a text of many days is read in a time that grows with
+        # its length, not with its square.
+        self._named: list[tuple[int, date]] = []
+        self._named_from = 0  # the first of ``found`` not yet looked at for ``_named``
 
     def day_month(self, m: re.Match) -> dict | None:
         number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
@@ -348,14 +358,14 @@ class _Days:
         """Day ``number`` of the month the text named last before ``at`` ("its aug 8 + 9 in
         truro so were doing the 15th to 22nd now": 15 August), unless that falls the other way
         from today than the sentence leans (then it is this month's or the next, as alone)."""
-        named = [
-            m
-            for m in self.found
-            if m.said_as == "date" and m.day is not None and m.end <= at and not m.recurs
-        ]
-        if not named:
+        for m in self.found[self._named_from :]:
+            if m.said_as == "date" and m.day is not None and not m.recurs:
+                bisect.insort(self._named, (m.end, m.day), key=_end)
+        self._named_from = len(self.found)
+        before = bisect.bisect_right(self._named, at, key=_end)
+        if not before:
             return None
-        month = max(named, key=lambda m: m.end).day
+        month = self._named[before - 1][1]
         day = _safe(month.year, month.month, number)
         if day is None or (day < self.today if self.lean == "future" else day > self.today):
             return None

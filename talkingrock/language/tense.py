@@ -4,6 +4,7 @@ it either way; the caller says which)."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from talkingrock.text import lowered
@@ -19,6 +20,7 @@ _AHEAD = re.compile(
     r"\b(will|won't|going to|gonna|'ll|shall|next|tomorrow|tmrw|coming|upcoming|booked for|"
     r"due|until|till)\b"
 )
+_LOOK_BACK = 300  # characters before a date read for its verb; six words fit with room to spare
 _ED = re.compile(r"\b[a-z]{3,}ed\b")
 _NOT_PAST_ED = frozenset("need needed bed red shed seed feed speed indeed hundred".split())
 
@@ -30,8 +32,12 @@ def lean_of(text: str, at: int | None = None) -> str:
     thing" looks ahead; "it came through on Tuesday" looks back)."""
     low = lowered(text or "")
     if at is not None:
-        # Within the sentence the date is said in: "sami made the swim meet!! its aug 8".
-        sentence_start = max((m.end() for m in _SENTENCE_END.finditer(low[:at])), default=0)
+        # Within the sentence the date is said in: "sami made the swim meet!! its aug 8". Only
+        # the words just before it are read, so a text of many dates is read in a time that
+        # grows with its length, not with its square.
+        window = max(at - _LOOK_BACK, 0)
+        ends = _SENTENCE_END.finditer(low, window, at)
+        sentence_start = max((m.end() for m in ends), default=window)
         before = re.findall(r"[a-z']+", low[sentence_start:at])[-6:]
         # The date's own first word when it is its preposition ("for tues"), else none.
         own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
@@ -44,6 +50,13 @@ def lean_of(text: str, at: int | None = None) -> str:
                 return "past"
             if word.endswith("ing") or word in _AHEAD_WORDS:
                 return "future"
+    return _lean_of_the_whole(low)
+
+
+@functools.lru_cache(maxsize=32)
+def _lean_of_the_whole(low: str) -> str:
+    """The lean of a whole (lower-cased) text, by all its words: kept for the text's other
+    dates."""
     if _AHEAD.search(low):
         return "future"
     words = set(re.findall(r"[a-z']+", low))
