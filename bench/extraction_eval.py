@@ -62,6 +62,8 @@ class Split:
         self.to_assistant = Count()  # gold: questions put to the assistant; matched: kept as items
         self.resolves = Count()
         self.supersedes = Count()
+        # Of those, the ones ticked on the review (``Proposal.sure``): one click confirms them.
+        self.supersedes_ticked = Count()
         # The same stage given the gold items of the earlier conversations instead of the
         # engine's: how well it reads a change, apart from how well it read the earlier ones.
         self.resolves_given_gold = Count()
@@ -144,7 +146,12 @@ def score_changes(split: Split, case: dict, found, member: Member) -> None:
             wanted.remove(hit)
             right += 1
         else:
-            split.extra.append(f"{case['id']} supersedes: {key_text} → {proposal.replacement}")
+            ticked = " [ticked]" if proposal.sure else ""
+            split.extra.append(
+                f"{case['id']} supersedes{ticked}: {key_text} → {proposal.replacement}"
+            )
+        if proposal.sure:
+            split.supersedes_ticked.add(1, 0, int(hit is not None))
     split.supersedes.add(len(replaced), len(gold.get("supersedes", [])), right)
     split.misses += [
         f"{case['id']} supersedes: {g['conversation']} {g['old']} → {g['new']}" for g in wanted
@@ -329,7 +336,8 @@ def report(split: Split) -> str:
         f"routing: {split.routed_right} of {split.routed} conversations to the right act",
         f"supersessions proposed: {split.supersedes.predicted}, right {split.supersedes.matched} "
         f"of {split.supersedes.gold} (precision {split.supersedes.precision:.2f}, recall "
-        f"{split.supersedes.recall:.2f})",
+        f"{split.supersedes.recall:.2f}); ticked on the review {split.supersedes_ticked.predicted}, "
+        f"right {split.supersedes_ticked.matched}",
         f"given the gold items of the earlier conversations: resolutions right "
         f"{split.resolves_given_gold.matched} of {split.resolves_given_gold.gold} (precision "
         f"{split.resolves_given_gold.precision:.2f}), supersessions right "
