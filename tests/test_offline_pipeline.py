@@ -223,6 +223,22 @@ def test_a_new_time_supersedes_the_old_time_of_the_same_thing():
     assert [p.key for p in offline.supersessions(found, [pickup, dentist])] == [1]
 
 
+@pytest.mark.parametrize(
+    ("said", "ticked"),
+    [
+        ("changed the gym class to 6pm now", True),  # "gym" and "class": each names the other's
+        ("the yoga class is at 6pm now", False),  # a class, but not the gym's: offered unticked
+    ],
+)
+def test_a_replacement_is_ticked_only_when_both_facts_are_about_the_same_thing(said, ticked):
+    found = offline.extract([("user", said)], today=TODAY, member="Maya")
+    gym = _earlier(1, "fact", "The gym class is at 7pm.", subject="gym", relation="time")
+
+    [proposal] = offline.supersessions(found, [gym])
+
+    assert proposal.sure is ticked
+
+
 def test_routing_goes_by_meaning_and_says_why():
     kitchen = ActProfile(1, "Kitchen remodel", "Cabinets, worktops, floors and appliances.")
     school = ActProfile(2, "School", "Pickups, clubs and homework.")

@@ -85,6 +85,18 @@ def _stemmed(text: str) -> set[str]:
     return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in _words(text)}
 
 
+def _about_the_same(old_subject: str, old_text: str, new_subject: str, new_text: str) -> bool:
+    """Whether two facts are about the same thing: the same subject, or each names the other's
+    ("the gym class is at 7pm" / "changed the gym class to 6pm": "gym" and "class")."""
+    if not old_subject or not new_subject:
+        return False
+    if old_subject == new_subject:
+        return True
+    return _stemmed(old_subject) <= _stemmed(new_text) and _stemmed(new_subject) <= _stemmed(
+        old_text
+    )
+
+
 def _names(unit: Unit) -> set[str]:
     meant = [*unit.people, *unit.referents.values()]
     return {part.casefold() for person in meant for part in person.name.split()}
@@ -283,16 +295,17 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
             score = float(max(scores[row, column], in_context[row, column] if terse else 0.0))
             if score >= (SUPERSEDES_CHANGE if said_so else SUPERSEDES):
                 same_relation = bool(item.relation) and item.relation == relation
-                same_subject = bool(item.subject) and item.subject == subjects[column]
+                same_subject = _about_the_same(item.subject, item.text, subjects[column], text)
                 # Ticked when the relation matches and it says it changed (or it is a choice made
                 # again), and it is about the same subject: the facts' subjects match, or it is a
                 # choice said to change about the same thing (``_replaces`` found the thing both
                 # name: "quartz worktops instead" / "butcher block for the worktops"), or, with
                 # neither known, they are closer still in meaning.
+                both_known = bool(item.subject) and bool(subjects[column])
                 sure = (
                     same_relation
                     and (said_so or choice)
-                    and (same_subject or (choice and said_so) or score >= SURE)
+                    and (same_subject or (choice and said_so) or (not both_known and score >= SURE))
                 )
                 if best is None or score > best[0]:
                     best = (score, unit, text, sure)
