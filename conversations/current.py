@@ -11,17 +11,15 @@ import re
 
 from django.utils import timezone
 
+from conversations.beyond_recall import LATER_RANK, said_later, struck_later
 from conversations.candidates import (
-    LATER_RANK,
     SUBJECT_SHARE,
     Candidate,
     any_value,
     coverage_of,
     held_value,
     is_narrative,
-    said_later,
     share_of,
-    struck_later,
     time_only,
     value_of,
 )

@@ -405,7 +405,10 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         bool(_HAPPENED.search(text.lower())),
         places_at(question) & weights.keys(),
         _thing_asked(text, wanted),
-        frozenset(term for term, word in words.items() if {word, term, word[:-1]} & names),
+        # a name as written, or with its possessive's "s" ("nadias"), not by its stem ("jak")
+        frozenset(
+            term for term, word in words.items() if {word, word.removesuffix("s"), term} & names
+        ),
     )
 
 

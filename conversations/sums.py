@@ -9,14 +9,12 @@ import re
 
 from django.utils import timezone
 
+from conversations.beyond_recall import LATER_RANK, said_in, said_later
 from conversations.candidates import (
-    LATER_RANK,
     MIN_COVERAGE,
     SUBJECT_SHARE,
     Candidate,
     coverage_of,
-    said_in,
-    said_later,
     share_of,
 )
 from conversations.questions import Question, stem

@@ -8,6 +8,7 @@ first time), and parses in batches with ``nlp.pipe``.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import threading
 from collections.abc import Iterable, Sequence
@@ -78,26 +79,25 @@ def is_verb_form(word: str) -> bool:
     return False
 
 
-_irregular: dict[str, str] | None = None  # an irregular verb form → its base form
-
-
 def irregular_verb_base(word: str) -> str:
     """The base form of an irregular past form ("bought" → "buy", "paid" → "pay"), by the
     pipeline's own exception table (WordNet's); "" for any other word, for a form in "-ing"
     (the table reads "wedding" as a form of "wed") and for a form that is also a noun ("rent"
     is not "rend", "rose" not "rise", "might" not "may")."""
-    global _irregular
-    if _irregular is None:
-        tables = pipeline().get_pipe("lemmatizer").lookups
-        verbs = tables.get_table("lemma_exc").get("verb", {})
-        nouns = set(tables.get_table("lemma_index").get("noun", ()))
-        nouns |= set(tables.get_table("lemma_exc").get("noun", {}))
-        _irregular = {
-            form: bases[0]
-            for form, bases in verbs.items()
-            if bases and bases[0] != form and not form.endswith("ing") and form not in nouns
-        }
-    return _irregular.get(word, "")
+    return _irregular_verbs().get(word, "")
+
+
+@functools.cache
+def _irregular_verbs() -> dict[str, str]:
+    tables = pipeline().get_pipe("lemmatizer").lookups
+    verbs = tables.get_table("lemma_exc").get("verb", {})
+    nouns = set(tables.get_table("lemma_index").get("noun", ()))
+    nouns |= set(tables.get_table("lemma_exc").get("noun", {}))
+    return {
+        form: bases[0]
+        for form, bases in verbs.items()
+        if bases and bases[0] != form and not form.endswith("ing") and form not in nouns
+    }
 
 
 def is_verb(word: str) -> bool:

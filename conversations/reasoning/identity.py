@@ -2,8 +2,9 @@
 Story. Offline, its memories are grouped by meaning (each joins the first group whose centre is
 within ``JOIN_SIMILARITY``, newest first, so the grouping is the same every time) and each group
 of two or more is named by its salient words (frequent in the group, rare in Your Story as a
-whole, never the member's own name). With Ollama, a task asks the model to name the themes after a conversation is filed and
-keeps its answer for a day (``refresh_themes``); nothing in a web request waits on it."""
+whole, never the member's own name). With Ollama, a task asks the model to name the themes
+after a conversation is filed and keeps its answer for a day (``refresh_themes``); nothing in a
+web request waits on it."""
 
 from __future__ import annotations
 

@@ -50,6 +50,7 @@ from __future__ import annotations
 import bisect
 import re
 from datetime import date, datetime, time, timedelta
+from operator import itemgetter
 
 from dateutil.relativedelta import relativedelta
 
@@ -214,10 +215,6 @@ def _read_numeric_days(f: Finder) -> None:
     f.each(_NUMERIC, numeric, "date")
 
 
-def _end(named: tuple[int, date]) -> int:
-    return named[0]
-
-
 class _Days:
     """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
@@ -360,9 +357,9 @@ class _Days:
         from today than the sentence leans (then it is this month's or the next, as alone)."""
         for m in self.found[self._named_from :]:
             if m.said_as == "date" and m.day is not None and not m.recurs:
-                bisect.insort(self._named, (m.end, m.day), key=_end)
+                bisect.insort(self._named, (m.end, m.day), key=itemgetter(0))
         self._named_from = len(self.found)
-        before = bisect.bisect_right(self._named, at, key=_end)
+        before = bisect.bisect_right(self._named, at, key=itemgetter(0))
         if not before:
             return None
         month = self._named[before - 1][1]

@@ -299,8 +299,8 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
                 # Ticked when the relation matches and it says it changed (or it is a choice made
                 # again), and it is about the same subject: the facts' subjects match, or it is a
                 # choice said to change about the same thing (``_replaces`` found the thing both
-                # name: "quartz worktops instead" / "butcher block for the worktops"), or, with
-                # neither known, they are closer still in meaning.
+                # name: "quartz worktops instead" / "butcher block for the worktops"), or, when
+                # the two subjects are not both known, they are closer still in meaning.
                 both_known = bool(item.subject) and bool(subjects[column])
                 sure = (
                     same_relation

@@ -1,0 +1,146 @@
+"""What the member said beyond what recall found, looked up in their own indexes for the sentence
+that answers best (conversations/candidates.py): a later word on the same thing, a later message
+that strikes its very value, and everything said in the conversations a sum's subject is named
+in. What is found ranks after recall's own candidates (``LATER_RANK``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from django.db.models import Q
+from django.utils import timezone
+
+from conversations.candidates import Candidate, candidates_of, value_of
+from conversations.models import Message
+from conversations.questions import Question, said_terms
+from conversations.sentence_values import replaced_in
+from memories import search
+from memories.models import Memory
+from memories.recall import Hit
+
+# "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
+# up in the member's keyword index (at most this many rows); what is found ranks last.
+LATER_TERMS = 2
+LATER_SCAN = 30
+LATER_RANK = 15
+# The kinds of value whose figures are said as they are given (not a day, given with its year)
+FIGURES_SAID = frozenset({"amount", "count", "time", "duration"})
+BURST_BEFORE = 3  # positions back: the member's messages a bare "not 590" is read after
+SAID_IN_SCAN = 200  # messages read from the conversations a sum's subject is named in
+
+
+def said_later(owner, best: Candidate, question: Question, subject: set[str]) -> list[Candidate]:
+    """What the member said or kept after ``best`` that names the same thing (its heaviest
+    words, searched in their own keyword index): the later word a question about "now" needs,
+    even when recall ranked it out of sight ("moved the under 8s to wednesdays at 5")."""
+    terms = sorted(subject, key=lambda t: -question.weights[t])[:LATER_TERMS]
+    # The stems ("quot") are matched by the index's own stemmer, which reads "quoted" as "quot".
+    words = search.sanitise(" ".join(terms)).terms
+    if not words:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_expression(tuple(words)),
+        limit=LATER_SCAN,
+        include_archived=False,
+    )
+    later = (
+        Memory.everything.select_related("act")
+        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
+        .exclude(pk=best.hit.memory_id)
+    )
+    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
+    return candidates_of(hits, rank_from=LATER_RANK)
+
+
+def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
+    """What the member said after ``best`` that says its very value no longer holds ("ailsa
+    says 200 off june rent not 150 off may"), found by the value's figures in their own keyword
+    index. A change told in a burst names the value it replaced more surely than the thing ("ya
+    roy emailed", "640 now", "not 590. fuel costs or w/e"): a message that gives no value of its
+    own is read with the member's messages just before it (``BURST_BEFORE``), up to the
+    assistant's last turn."""
+    value = value_of(best, question)
+    figures = tuple(dict.fromkeys(re.findall(r"\d(?:[\d,]*\d)?", value)))
+    if not figures or question.wanted not in FIGURES_SAID:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_figures(figures),
+        limit=LATER_SCAN,
+        include_archived=False,
+    )
+    later = (
+        Memory.everything.select_related("act", "message")
+        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
+        .exclude(kind=Memory.Kind.REPLY)
+    )
+    striking = [
+        c
+        for c in candidates_of([Hit(m.pk, m, 0.0, {}) for m in later], rank_from=LATER_RANK)
+        if _strikes(c, value, question)
+    ]
+    bare = [c.hit.memory.message for c in striking if not value_of(c, question)]
+    before = _said_just_before(owner, [m for m in bare if m is not None])
+    read = []
+    for c in striking:
+        message = c.hit.memory.message
+        if message is None or value_of(c, question):
+            read.append(c)
+        elif said := before.get(message.pk):
+            text = " … ".join([*said, c.sentence])
+            read.append(replace(c, sentence=text, terms=said_terms(text)))
+    return read
+
+
+def _said_just_before(owner, messages: list[Message]) -> dict[int, list[str]]:
+    """For each message, what the member said in the ``BURST_BEFORE`` turns before it, oldest
+    first, up to the assistant's last turn: one query for them all."""
+    if not messages:
+        return {}
+    near = Q()
+    for message in messages:
+        near |= Q(
+            conversation_id=message.conversation_id,
+            position__lt=message.position,
+            position__gte=message.position - BURST_BEFORE,
+        )
+    turns: dict[int, list[tuple[int, str, str]]] = {}
+    rows = Message.objects.filter(near, conversation__owner=owner).values_list(
+        "conversation_id", "position", "role", "content"
+    )
+    for conversation_id, position, role, content in rows:
+        turns.setdefault(conversation_id, []).append((position, role, content))
+    said = {}
+    for message in messages:
+        before = []
+        for position, role, content in sorted(turns.get(message.conversation_id, []), reverse=True):
+            if not message.position - BURST_BEFORE <= position < message.position:
+                continue
+            if role != Message.Role.USER:
+                break
+            before.insert(0, " ".join(content.split()))
+        said[message.pk] = before
+    return said
+
+
+def _strikes(c: Candidate, value: str, question: Question) -> bool:
+    struck = replaced_in(c.sentence, question.wanted, said_on=timezone.localtime(c.said_on).date())
+    figures = [set(re.findall(r"\d+", text.replace(",", ""))) for text in (struck, value)]
+    return bool(figures[0]) and figures[0] == figures[1]
+
+
+def said_in(owner, conversation_ids: set[int]) -> list[Candidate]:
+    """Everything the member said in these conversations, each sentence with the words of the
+    rest of its conversation: a figure said on its own ("final bill came in tho. €42,300") in a
+    conversation that is about the thing asked of ("SUNROOM IS DONE")."""
+    if owner is None or not conversation_ids:
+        return []
+    said = (
+        Memory.everything.select_related("act")
+        .filter(owner=owner, kind=Memory.Kind.SAID, conversation_id__in=conversation_ids)
+        .order_by("created_at", "pk")[:SAID_IN_SCAN]
+    )
+    return candidates_of([Hit(memory.pk, memory, 0.0, {}) for memory in said], rank_from=LATER_RANK)
