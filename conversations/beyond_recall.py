@@ -14,10 +14,11 @@ from django.utils import timezone
 from conversations.candidates import Candidate, candidates_of, value_of
 from conversations.models import Message
 from conversations.questions import Question, said_terms
-from conversations.sentence_values import replaced_in
+from conversations.sentence_values import day_of_month, replaced_in, same_day
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
+from talkingrock.language.mentions import ORDINAL_WORDS
 
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
@@ -63,12 +64,18 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
     own is read with the member's messages just before it (``BURST_BEFORE``), up to the
     assistant's last turn."""
     value = value_of(best, question)
-    figures = tuple(dict.fromkeys(re.findall(r"\d(?:[\d,]*\d)?", value)))
-    if not figures or question.wanted not in FIGURES_SAID:
+    if question.wanted == "date":
+        match = _match_day(value)
+    elif question.wanted in FIGURES_SAID:
+        figures = tuple(dict.fromkeys(re.findall(r"\d(?:[\d,]*\d)?", value)))
+        match = search.match_figures(figures) if figures else ""
+    else:
+        match = ""
+    if not match:
         return []
     found = search.keyword_candidates(
         owner_id=owner.pk,
-        match=search.match_figures(figures),
+        match=match,
         limit=LATER_SCAN,
         include_archived=False,
     )
@@ -126,8 +133,26 @@ def _said_just_before(owner, messages: list[Message]) -> dict[int, list[str]]:
     return said
 
 
+def _match_day(value: str) -> str:
+    """The keyword search for the day of the month a date gives, as a member may say it: "3",
+    "3rd", "third" ("Monday 3 August 2026"); "" when it gives none."""
+    number = day_of_month(value)
+    if number is None:
+        return ""
+    words = [word for word, n in ORDINAL_WORDS.items() if n == number]
+    return search.match_expression((str(number), f"{number}{_suffix(number)}", *words))
+
+
+def _suffix(number: int) -> str:
+    if number in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+
+
 def _strikes(c: Candidate, value: str, question: Question) -> bool:
     struck = replaced_in(c.sentence, question.wanted, said_on=timezone.localtime(c.said_on).date())
+    if question.wanted == "date":
+        return bool(struck) and same_day(struck, value)
     figures = [set(re.findall(r"\d+", text.replace(",", ""))) for text in (struck, value)]
     return bool(figures[0]) and figures[0] == figures[1]
 

@@ -24,7 +24,7 @@ from conversations.candidates import (
     value_of,
 )
 from conversations.questions import Question, content_terms, stem, words_of
-from conversations.sentence_values import replaced_in
+from conversations.sentence_values import day_of_month, replaced_in, same_day
 from conversations.sums import amounts_in, asked_amounts
 from talkingrock.language import dates, tense, values
 from talkingrock.language.offline.lexicon import normalise
@@ -244,7 +244,9 @@ def struck_in(candidate: Candidate, kind: str | None) -> str:
 def same_value(one: str, other: str) -> bool:
     """Whether ``one`` gives the value ``other`` gives: its figures are all among the other's
     ("may 5" and "Tuesday 5 May 2026"), or, with none, its words ("Hession" and "Hession's
-    bar")."""
+    bar"); of two days, the day of the month ("not the 4th", of 4 January)."""
+    if day_of_month(one) is not None and day_of_month(other) is not None:
+        return same_day(one, other)
     figures = [set(re.findall(r"\d+(?:[:.]\d+)?", text.replace(",", ""))) for text in (one, other)]
     if figures[0]:
         return figures[0] <= figures[1]

@@ -282,6 +282,24 @@ _STRUCK_VALUE = re.compile(rf"{values.TO_THE_VALUE}(?:[£$€]?\d|(?:{MON}|{WD})
 _SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?[£$€]?\d[\w:.,–-]*(?<![.,])", re.I)
 
 
+# A day as a value gives it: "Monday 3 August 2026".
+_FULL_DAY = re.compile(r"\b(\d{1,2}) [A-Z][a-z]+ \d{4}\b")
+
+
+def day_of_month(value: str) -> int | None:
+    """The day of the month a value gives ("Monday 3 August 2026": 3), or None."""
+    found = _FULL_DAY.search(value)
+    return int(found.group(1)) if found else None
+
+
+def same_day(struck: str, value: str) -> bool:
+    """Whether a day struck out is the day a value gives. It is told by its day of the month
+    ("not the 3rd"), read against the day it was said on, so its month and year are the reader's
+    guess, not the member's."""
+    day = day_of_month(struck)
+    return day is not None and day == day_of_month(value)
+
+
 def _time_value(
     sentence: str, kind: str, *, said_on: date, happened: bool, about: frozenset[str]
 ) -> str:

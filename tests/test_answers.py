@@ -4,7 +4,7 @@ have a memory of that" when nothing answers."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
@@ -1201,6 +1201,34 @@ def test_a_change_told_in_a_burst_by_the_value_it_struck_is_the_current_one(alic
     assert answer.kind == "answer"
     assert answer.text.startswith("420")
     assert "before: 380" in answer.text
+
+
+def test_a_day_struck_in_a_burst_gives_way_to_the_day_told_before_it(alice, index):
+    """The new day of the month, then its month and "not" the old day, each a message of its
+    own: the struck day ties the burst to the plan, and the month said after it is the new
+    day's."""
+    today = NOW.date()
+    month = date(today.year + (today.month > 10), (today.month + 1) % 12 + 1, 1)  # two on
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        f"booked the kitchen fitters, they start on the 4th of {month:%B}",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "fitters emailed",
+        "its the 11th now",
+        f"of {month:%B} i mean not the 4th, the worktops are late",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when do the kitchen fitters start")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith(f"{month.replace(day=11):%A} 11 {month:%B}")
+    assert f"before: {month.replace(day=4):%A} 4 {month:%B}" in answer.text
 
 
 def test_a_figure_struck_without_its_comma_is_still_the_one_struck(alice, index):

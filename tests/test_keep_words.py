@@ -117,6 +117,24 @@ def test_a_task_keeps_its_words_and_its_day_beside_them():
 
 
 @pytest.mark.parametrize(
+    "said",
+    ["wont be done till the second week", "we're on the 3rd floor now", "the first time round",
+     "the 2nd half was better"],
+)  # fmt: skip
+def test_an_ordinal_that_counts_what_follows_is_no_day(said):
+    assert not [m for m in dates.find(said, today=WEDNESDAY) if m.day]
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("its the 11th now … of february i mean, not the 4th", date(2027, 2, 11)),
+     ("moved to the 9th, of january", date(2027, 1, 9))],
+)  # fmt: skip
+def test_a_month_said_as_an_afterthought_is_the_days(said, day):
+    assert dates.find(said, today=WEDNESDAY)[0].day == day
+
+
+@pytest.mark.parametrize(
     "said", ["kept the long runs at 9:15 pace", "ran 8:40/mile today", "did 5:10 per km"]
 )
 def test_a_pace_is_not_a_time_of_day(said):

@@ -53,6 +53,12 @@ def test_a_title_makes_a_name_and_a_family_title_a_relation():
     assert "Roy" in named("uncle roy is coming to the party")
 
 
+@pytest.mark.parametrize("text", ["so nan update, she's home", "auntie news: she's moving"])
+def test_an_everyday_word_after_a_family_title_is_no_name(text):
+    assert named(text) == []
+    assert "Tunde" in named("uncle tunde rang about the car")  # a rare word is a name
+
+
 def test_someone_who_says_or_is_asked_is_a_person_though_no_list_names_them():
     assert "Jonno" in named("jonno reckons 400 plus flights")
     assert "Bernie" in named("going to ask bernie tomorrow")

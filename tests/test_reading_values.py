@@ -206,6 +206,18 @@ def test_a_date_is_read_by_the_verb_of_its_own_sentence():
 
 @pytest.mark.parametrize(
     ("said", "day"),
+    [("booked the tiler, he starts on the 4th", "Thursday 4 June 2026"),
+     ("rang the school, we go back the 4th", "Thursday 4 June 2026"),
+     ("sorted the van, we leave on the 4th at 9", "Thursday 4 June 2026 at 9am")],
+)  # fmt: skip
+def test_a_day_told_in_the_present_after_a_past_verb_lies_ahead(said, day):
+    """A subject and a verb that is no past form, nearer the day than "booked": ahead."""
+    assert tense.lean_of(said, at=said.find("the 4th")) == "future"
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == day
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
     [
         ("the physio got moved to friday at 4", "Friday 5 June 2026 at 4pm"),
         ("they pushed it back to the 14th, same time", "Sunday 14 June 2026"),

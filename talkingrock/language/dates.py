@@ -115,7 +115,19 @@ _UNIT_PERIOD = re.compile(r"\b(next|this|last|coming|past)\s+(week|weekend|month
 _WEEKDAY = re.compile(
     rf"\b(?:(next|this|last|coming|{LEAD})\s+)?({WD})\b\.?(?:-ish)?(?!\s*(?:s\b|'s\b))"
 )
-_DAY_ONLY = re.compile(rf"\b(?:(?:{LEAD})\s+)?the\s+{SUFFIXED_DAY}\b")
+# An ordinal that counts what follows it is no day of the month: "till the second week", "the
+# 3rd floor", "the first time".
+_COUNTED = (
+    r"(?:week|weekend|month|year|day|night|time|hour|minute|half|quarter|term|semester|round|"
+    r"floor|place|go|attempt)s?"
+)
+_DAY_ONLY = re.compile(rf"\b(?:(?:{LEAD})\s+)?the\s+{SUFFIXED_DAY}\b(?!\s+{_COUNTED}\b)")
+# A day whose month comes as an afterthought, after a break: "it's the 17th now … of August I
+# mean" (a change told in a burst of messages, read as one text).
+_DAY_THEN_MONTH = re.compile(
+    rf"\b(?:(?:{LEAD})\s+)?the\s+{SUFFIXED_DAY}\b(?:\s+[a-z']+){{0,2}}?\s*(?:…|\.\.\.|[,.;\n-])\s*"
+    rf"of\s+({MON})\b"
+)
 _MONTH_ALONE = re.compile(
     rf"\b(?:(in|by|since|during|from|until|till|before|after|early|late|mid|end\s+of|"
     rf"start\s+of|beginning\s+of|next|last|this)\s+)?({MON})\b(?:\s+(\d{{4}})\b)?"
@@ -226,6 +238,10 @@ class _Days:
         # its length, not with its square.
         self._named: list[tuple[int, date]] = []
         self._named_from = 0  # the first of ``found`` not yet looked at for ``_named``
+
+    def day_then_month(self, m: re.Match) -> dict | None:
+        day = self.fitting(None, ordinal_of(m[1], m[2]), MONTHS[m[3]], None)
+        return {} if day is None else {"day": day, "lead": _lead_of(m.group(0))}
 
     def day_month(self, m: re.Match) -> dict | None:
         number, month = ordinal_of(m[2], m[3]), MONTHS[m[4]]
@@ -410,6 +426,7 @@ def _read_days(f: Finder) -> None:
     f.each(_AGO, days.ago, "ago")
     f.each(_UNIT_PERIOD, days.unit_period, "period")
     f.each(_WEEKDAY, days.weekday_alone, "weekday")
+    f.each(_DAY_THEN_MONTH, days.day_then_month, "date")
     f.each(_DAY_ONLY, days.day_only, "day")
     f.each(_MONTH_ALONE, days.month_alone, "month")
     f.each(_YEAR_ALONE, days.year_alone, "year")

@@ -26,6 +26,7 @@ from itertools import takewhile
 from faker.providers.lorem.en_US import Provider as EnglishWords
 
 from talkingrock import nlp
+from talkingrock.language.words import EVERYDAY, zipf
 
 # Words spaCy's small model sometimes tags as a person or a proper noun in lowercase chat, and
 # relations people use instead of a name ("mum" is a role here, not a name).
@@ -309,6 +310,8 @@ def _titled(token) -> tuple[str, str] | None:
         or following.lemma_.casefold() != following.lower_
     ):
         return None
+    if name.islower() and following.lower_ not in first_names() and zipf(name) > EVERYDAY:
+        return None  # "right gran update she had a fall": an everyday word, not her name
     if word in _TITLES:
         return f"{_TITLES[word]} {title_case(name)}", ""
     return title_case(name), word

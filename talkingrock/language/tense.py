@@ -50,6 +50,10 @@ def lean_of(text: str, at: int | None = None) -> str:
                 return "past"
             if word.endswith("ing") or word in _AHEAD_WORDS:
                 return "future"
+            if word in _SUBJECTS and place < len(before) - 1:
+                # A subject whose verb is no past form: "booked the fitters, they start on
+                # the 4th" is told in the present, of what is ahead.
+                return "future"
     return _lean_of_the_whole(low)
 
 
@@ -81,6 +85,7 @@ def _moved_to(before: list[str]) -> bool:
     return len(words) >= 2 and words[-1] in _TO and words[-2] in _MOVED
 
 
+_SUBJECTS = frozenset("i we they he she you".split())
 _AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its due".split())
 _SENTENCE_END = re.compile(r"[.!?…]+\s")
 # Words that may stand between "it's" and its date ("its on the 3rd", "its aug 8").
