@@ -28,6 +28,9 @@ EXAMPLE = (
         ("hes sending it tmrw bc dave said so", "he's sending it tomorrow because dave said so"),
         ("saves like 6k, maybe 2.5k more", "saves about 6,000, maybe 2,500 more"),
         ("six grand all in", "6,000 all in"),
+        # a number dictated whole is left whole, not cut after its thousands
+        ("eight thousand four hundred and five", "eight thousand four hundred and five"),
+        ("five grand, two of us chipping in", "5,000, two of us chipping in"),
         ("go w the oak pls thx", "go with the oak please thanks"),
         ("im ill today", "I'm ill today"),  # "ill" the word stays
         ("so ill ring her monday", "so I'll ring her monday"),  # "ill" as "I'll"
