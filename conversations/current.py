@@ -53,6 +53,8 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
     that one of them replaced the other). ``subject``: the question's words ``best`` holds."""
     if not _same_measure(best, c, question):
         return False
+    if _struck_in_the_same_talk(c, best, question):
+        return True
     names_it = share_of(subject, c.terms, question) >= SUBJECT_SHARE and _names_the_thing(
         c, question, subject
     )
@@ -116,6 +118,19 @@ def _tells_the_same(c: Candidate, best: Candidate, question: Question, subject: 
             )
         )
     ) and values.tells_a_change(earlier.sentence, later.sentence)
+
+
+def _struck_in_the_same_talk(c: Candidate, best: Candidate, question: Question) -> bool:
+    """Whether ``c``, said after ``best`` in the same conversation, strikes out the very value
+    ``best`` gives: "6300", then "sorry 6350 not 6300". The figure said and struck ties them,
+    though neither names the thing."""
+    conversation = best.hit.memory.conversation_id
+    if conversation is None or c.hit.memory.conversation_id != conversation:
+        return False
+    if c.said_on <= best.said_on:
+        return False
+    struck = struck_in(c, question.wanted)
+    return bool(struck) and same_value(struck, value_of(best, question))
 
 
 def _names_the_thing(c: Candidate, question: Question, subject: set[str]) -> bool:

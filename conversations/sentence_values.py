@@ -419,11 +419,27 @@ def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int
     """The values of ``found`` (each with where it is said) that still hold: not said as no
     longer so ("not 3pm"), nor said before a correction that gives another ("at 9:15 … wait
     no, 9:45")."""
-    held = [(at, value) for at, value in found if not values.struck_out(sentence, at)]
+    struck = [value for at, value in found if values.struck_out(sentence, at)]
+    # "1900 … sorry 1950 not 1900": a value struck out is struck wherever it was said before.
+    held = [
+        (at, value)
+        for at, value in found
+        if not values.struck_out(sentence, at) and not any(_alike(value, s) for s in struck)
+    ]
     corrected = values.corrected_from(sentence)
     if corrected is not None and any(at >= corrected for at, _ in held):
         held = [(at, value) for at, value in held if at >= corrected]
     return held
+
+
+def _alike(one: object, other: object) -> bool:
+    """Whether two values read (amounts, days and times, places) give the same value."""
+    if hasattr(one, "value") and hasattr(other, "value"):
+        return (one.value, one.per) == (other.value, other.per)
+    if isinstance(one, dates.Mention) and isinstance(other, dates.Mention):
+        said = (one.day, one.time, one.recurs)
+        return said == (other.day, other.time, other.recurs) and any(said)
+    return one == other
 
 
 def _days_now(found: list[tuple[int, dates.Mention]], sentence: str) -> list:

@@ -1231,6 +1231,26 @@ def test_a_day_struck_in_a_burst_gives_way_to_the_day_told_before_it(alice, inde
     assert f"before: {month.replace(day=4):%A} 4 {month:%B}" in answer.text
 
 
+def test_a_figure_corrected_a_message_later_is_not_the_answer(alice, index):
+    """ "850", then "sorry 875 not 850": neither names the thing, but the figure struck out
+    is the one just given, so the correction is the current word."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=5),
+        "went to see the camper van again",
+        "haggled the price down",
+        "850",
+        "sorry 875 not 850",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "what price did we haggle the camper van down to")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("875")
+
+
 def test_a_figure_struck_without_its_comma_is_still_the_one_struck(alice, index):
     """ "£1,200" said first, "not 1200" later: one figure, written two ways."""
     _said_in_a_conversation(

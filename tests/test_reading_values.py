@@ -232,6 +232,15 @@ def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
     assert sentence_values.value_in(said, "date", said_on=SAID_ON) == day
 
 
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [("got him down … 850 … sorry 875 not 850", "amount", "875"),
+     ("pickup at 4pm … sorry 4:30 not 4pm", "time", "4:30pm")],
+)  # fmt: skip
+def test_a_value_struck_out_is_struck_where_it_was_said_before(said, kind, value):
+    assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
+
+
 def test_a_span_of_days_is_said_as_a_span():
     assert sentence_values.value_in("we're away 15-22 aug now", "date", said_on=SAID_ON) == (
         "15 to 22 August 2026"
