@@ -25,6 +25,9 @@ SAID_ON = date(2026, 6, 3)
         ("pick them up at school then on to Aldi", ["school", "Aldi"]),
         ("i'll be there in a bit, on the phone till 6", []),
         ("see you in the morning at 5", []),
+        # a word the tokenizer splits at its hyphens is one word
+        ("got the cake from the big Co-op on the ring road", ["big Co-op"]),
+        ("grabbed lunch at the drive-thru", ["drive-thru"]),
     ],
 )
 def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):

@@ -57,8 +57,8 @@ def _leftmost(token):
 def _phrase(head) -> tuple[int, str]:
     """The noun phrase ``head`` ends ("cricket club pavilion"), with the place it is "on"
     ("trade counter on Felix Road")."""
-    left = _leftmost(head)
-    words = head.doc[left.i : head.i + 1].text
+    left = min(_leftmost(head), _hyphenated_start(head), key=lambda t: t.i)
+    words = head.doc[left.i : _hyphenated_end(head) + 1].text
     for child in head.rights:
         if (
             child.dep_ == "prep"
@@ -69,6 +69,34 @@ def _phrase(head) -> tuple[int, str]:
             if end.ent_type_ not in _NOT_A_PLACE and end.lower_ not in _NOT_WHERE:
                 words = head.doc[left.i : end.i + 1].text
     return head.doc[left.i].idx, words
+
+
+def _hyphenated_end(token) -> int:
+    """The last token of the word ``token`` starts, which the tokenizer split at its hyphens
+    ("Co-op", "drive-thru"): its index."""
+    doc, end = token.doc, token.i
+    while (
+        end + 2 < len(doc)
+        and not doc[end].whitespace_
+        and doc[end + 1].text == "-"
+        and not doc[end + 1].whitespace_
+        and doc[end + 2].is_alpha
+    ):
+        end += 2
+    return end
+
+
+def _hyphenated_start(token):
+    """The first token of the word the tokenizer split at its hyphens that ``token`` is in."""
+    doc, start = token.doc, token.i
+    while (
+        start >= 2
+        and doc[start - 1].text == "-"
+        and not doc[start - 1].whitespace_
+        and not doc[start - 2].whitespace_
+    ):
+        start -= 2
+    return doc[start]
 
 
 def _misread_to(token) -> bool:
@@ -100,6 +128,7 @@ def places_in(text: str) -> tuple[Place, ...]:
     for token in doc:
         if (
             token.i in covered
+            or token.is_punct
             or not ((token.dep_ == "pobj" and token.head.lower_ in _LOCATIVE) or _misread_to(token))
             or (token.pos_ not in ("NOUN", "PROPN") and not _misread_to(token))
             or token.ent_type_ in _NOT_A_PLACE
