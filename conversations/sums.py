@@ -165,7 +165,11 @@ def other_amount(
     for candidate in pool:
         if candidate.hit.memory_id in taken:
             continue
-        others = [a for a in amounts_in(candidate) if a.value not in held]
+        others = [
+            a
+            for a in amounts_in(candidate)
+            if a.value not in held and same_period(a, amounts_held[0])
+        ]
         if not others:
             continue
         share = share_of(subject, candidate.terms | candidate.context, question)
@@ -186,6 +190,11 @@ def other_amount(
         if best_key is None or key > best_key:
             best, best_key = candidate, key
     return best
+
+
+def same_period(one, other) -> bool:
+    """Whether two sums can be set against each other: not £85 a week against £640 a month."""
+    return not (one.per and other.per and one.per != other.per)
 
 
 def _apart(one, other) -> float:
@@ -228,7 +237,9 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
         # Each sentence's own figure: the one said nearest what the question is about, not one
         # it says is no longer so ("now $2,100 instead of the 1850").
         for amount in asked_amounts(candidate, asked):
-            if amount.value not in [a.value for a in money]:
+            if amount.value not in [a.value for a in money] and all(
+                same_period(amount, a) for a in money
+            ):
                 money.append(amount)
                 break
     if len(money) < 2:

@@ -228,6 +228,20 @@ def test_a_difference_with_only_one_amount_said_is_not_made_up(alice, index):
     assert "against" not in answer.text
 
 
+def test_a_sum_a_week_is_not_set_against_a_sum_a_month(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "dads care home top up is £70 a week, split with my brother",
+        "and the gym went up to £45 a month",
+    )
+    index(alice)
+
+    answer = ask(alice, "how much more is the care home top up than before")
+
+    assert "against" not in answer.text
+
+
 @pytest.mark.parametrize(
     ("told", "question", "lead", "shows", "hides"),
     [
