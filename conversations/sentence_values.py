@@ -433,12 +433,14 @@ def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int
 
 
 def _alike(one: object, other: object) -> bool:
-    """Whether two values read (amounts, days and times, places) give the same value."""
-    if hasattr(one, "value") and hasattr(other, "value"):
+    """Whether two values read (amounts, days and times, places, counts) give the same value."""
+    if isinstance(one, amounts.Amount) and isinstance(other, amounts.Amount):
         return (one.value, one.per) == (other.value, other.per)
     if isinstance(one, dates.Mention) and isinstance(other, dates.Mention):
         said = (one.day, one.time, one.recurs)
-        return said == (other.day, other.time, other.recurs) and any(said)
+        return any(said) and said == (other.day, other.time, other.recurs)
+    if isinstance(one, places.Place) and isinstance(other, places.Place):
+        return one.words.casefold() == other.words.casefold()
     return one == other
 
 
