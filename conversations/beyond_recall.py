@@ -19,6 +19,7 @@ from memories import search
 from memories.models import Memory
 from memories.recall import Hit
 from talkingrock.language.mentions import ORDINAL_WORDS
+from talkingrock.language.spoken import ordinal
 
 # "Is there a later word on it?": the question's heaviest words the best sentence holds, looked
 # up in the member's keyword index (at most this many rows); what is found ranks last.
@@ -140,13 +141,7 @@ def _match_day(value: str) -> str:
     if number is None:
         return ""
     words = [word for word, n in ORDINAL_WORDS.items() if n == number]
-    return search.match_expression((str(number), f"{number}{_suffix(number)}", *words))
-
-
-def _suffix(number: int) -> str:
-    if number in (11, 12, 13):
-        return "th"
-    return {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return search.match_expression((str(number), ordinal(number), *words))
 
 
 def _strikes(c: Candidate, value: str, question: Question) -> bool:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from memories.consolidation import store
 from memories.entities import COMMON, WEEKDAYS_AND_MONTHS
 from memories.models import Memory, Observation
+from talkingrock.language.spoken import ordinal
 
 Kind = Observation.Kind
 
@@ -112,11 +113,6 @@ def day(moment: datetime, *, year: bool = True) -> str:
 
 def week(moment: datetime) -> tuple[int, int]:
     return tuple(moment.isocalendar())[:2]
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _figure(value: float) -> str:
@@ -271,7 +267,7 @@ def _cycle(series: Series) -> Pattern | None:
     months = {(moments[fact.pk].year, moments[fact.pk].month) for fact in facts}
     if len(months) >= MIN_REPEATS and len(facts) >= CYCLE_SHARE * len(dated):
         text = (
-            f"{what} on the {_ordinal(monthday)} of the month ({len(facts)} of {len(dated)} "
+            f"{what} on the {ordinal(monthday)} of the month ({len(facts)} of {len(dated)} "
             f"dated facts, in {len(months)} different months)."
         )
         return _cycle_pattern(series, text, facts)

@@ -67,16 +67,17 @@ def _alternation(words) -> str:
 # A number dictated in two or more words: "nine thousand four hundred", "two hundred and
 # eighty", "twenty two", "sixty-one thousand". Its value is text2num's.
 _SCALES = ("hundred", "thousand", "million")
-_NUMBER_WORD = "(?:{})".format(
+# One number word ("five", "ninety", "thousand"; not "a").
+NUMBER_WORD = "(?:{})".format(
     "|".join([w for w in _WORD_NUMBERS if w.isalpha() and w != "a"] + list(_SCALES))
 )
 # At most a dozen words follow the first (no number said aloud is longer), so a run of number
 # words with no end in sight ("two two two …") is read in a time that grows with its length,
 # not with its square.
-_SPOKEN = rf"{_NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){_NUMBER_WORD}\b){{1,12}}"
+_SPOKEN = rf"{NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){NUMBER_WORD}\b){{1,12}}"
 # A number said in words, one word or more ("fifteen", "forty five"): its value is
 # ``spoken_value``'s.
-SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{_NUMBER_WORD})"
+SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{NUMBER_WORD})"
 
 
 def spoken_value(words: str) -> Decimal | None:

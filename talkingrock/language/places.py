@@ -57,8 +57,9 @@ def _leftmost(token):
 def _phrase(head) -> tuple[int, str]:
     """The noun phrase ``head`` ends ("cricket club pavilion"), with the place it is "on"
     ("trade counter on Felix Road")."""
-    left = min(_leftmost(head), _hyphenated_start(head), key=lambda t: t.i)
-    words = head.doc[left.i : _hyphenated_end(head) + 1].text
+    first, last = _hyphenated(head)
+    left = min(_leftmost(head).i, first)
+    words = head.doc[left : last + 1].text
     for child in head.rights:
         if (
             child.dep_ == "prep"
@@ -67,36 +68,32 @@ def _phrase(head) -> tuple[int, str]:
         ):
             end = objects[0]
             if end.ent_type_ not in _NOT_A_PLACE and end.lower_ not in _NOT_WHERE:
-                words = head.doc[left.i : end.i + 1].text
-    return head.doc[left.i].idx, words
+                words = head.doc[left : end.i + 1].text
+    return head.doc[left].idx, words
 
 
-def _hyphenated_end(token) -> int:
-    """The last token of the word ``token`` starts, which the tokenizer split at its hyphens
-    ("Co-op", "drive-thru"): its index."""
-    doc, end = token.doc, token.i
-    while (
-        end + 2 < len(doc)
-        and not doc[end].whitespace_
-        and doc[end + 1].text == "-"
-        and not doc[end + 1].whitespace_
-        and doc[end + 2].is_alpha
-    ):
-        end += 2
-    return end
+def _hyphenated(token) -> tuple[int, int]:
+    """The first and last token (their indexes) of the word ``token`` is in, which the tokenizer
+    split at its hyphens ("Co-op", "drive-thru", "Stoke-on-Trent")."""
+    doc = token.doc
 
+    def joined(left: int) -> bool:  # doc[left], "-" and doc[left + 2] written as one word
+        return (
+            0 <= left
+            and left + 2 < len(doc)
+            and doc[left + 1].text == "-"
+            and not doc[left].whitespace_
+            and not doc[left + 1].whitespace_
+            and doc[left].is_alpha
+            and doc[left + 2].is_alpha
+        )
 
-def _hyphenated_start(token):
-    """The first token of the word the tokenizer split at its hyphens that ``token`` is in."""
-    doc, start = token.doc, token.i
-    while (
-        start >= 2
-        and doc[start - 1].text == "-"
-        and not doc[start - 1].whitespace_
-        and not doc[start - 2].whitespace_
-    ):
+    start = end = token.i
+    while joined(start - 2):
         start -= 2
-    return doc[start]
+    while joined(end):
+        end += 2
+    return start, end
 
 
 def _misread_to(token) -> bool:

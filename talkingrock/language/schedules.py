@@ -24,6 +24,7 @@ from talkingrock.language.mentions import (
     count_of,
     ordinal_of,
 )
+from talkingrock.language.spoken import ordinal
 
 # Not "-": "fri-sun" is a span of days, not a schedule.
 _RUN_SEPARATOR = r"(?:\s*(?:,|/|&|\+|\band\b|\bor\b)\s*|\s+)"
@@ -118,11 +119,8 @@ def read_schedules(f: Finder) -> None:
 
     def day_of_month(m: re.Match) -> dict:
         number = ordinal_of(m[1], m[2])
-        suffix = (
-            "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-        )
         return _schedule(
-            f"FREQ=MONTHLY;BYMONTHDAY={number}", f"the {number}{suffix} of every month"
+            f"FREQ=MONTHLY;BYMONTHDAY={number}", f"the {ordinal(number)} of every month"
         )
 
     def run(m: re.Match) -> dict | None:

@@ -15,6 +15,14 @@ def spoken(day: date, *, weekday: bool = False, year: bool = True) -> str:
     return f"{calendar.day_name[day.weekday()]} {text}" if weekday else text
 
 
+def ordinal(number: int) -> str:
+    """ "1st", "2nd", "3rd", "11th", "23rd"."""
+    suffix = (
+        "th" if 11 <= number % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
 def spoken_month(day: date) -> str:
     """ "April 2026": the month ``day`` is in."""
     return f"{calendar.month_name[day.month]} {day.year}"

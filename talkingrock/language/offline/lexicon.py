@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from talkingrock.language.amounts import NUMBER_WORD
+
 # Whole words, any case. A value of "" drops the word (fillers that carry nothing).
 SHORTHAND = {
     "bc": "because",
@@ -205,11 +207,6 @@ _NUMBER_WORDS = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "a": 1, "a couple": 2, "a few": 3,
 }  # fmt: skip
-_MORE_NUMBER_WORDS = (
-    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-    "a hundred|hundred"
-)
 _K = re.compile(r"(?<![\w.])([£$€]?)(\d+(?:\.\d+)?)\s?k\b", re.I)
 _GRAND = re.compile(
     r"(?<![\w.])([£$€]?)(\d+(?:\.\d+)?|"
@@ -217,7 +214,7 @@ _GRAND = re.compile(
     + r")\s+(?:grand|thousand)\b"
     # "nine thousand two hundred and ten" is one number, read whole by the amounts reader:
     # rewriting its first part would leave "9,000 two hundred and ten".
-    + rf"(?!\s+(?:and\s+)?(?:{_MORE_NUMBER_WORDS})\b)",
+    + rf"(?!\s+(?:and\s+)?{NUMBER_WORD}\b)",
     re.I,
 )
 
