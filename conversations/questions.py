@@ -4,6 +4,7 @@ amount), the names it uses, and whether a message is a question at all."""
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -62,6 +63,24 @@ def stem(word: str) -> str:
     elif word.endswith("ed") and len(word) > 4:
         word = word[:-2]
     return word.rstrip("e") if len(word) > 3 else word
+
+
+def either_way(term: str) -> frozenset[str]:
+    """The stems ``term`` may also stand for, said another way: an irregular verb form that is a
+    noun too keeps its own stem ("sent", "left", "given"), and the question "have I given her"
+    still finds "gave it to maeve", as "did I send" finds "sent maeve the statements"."""
+    return _either_way().get(term, frozenset())
+
+
+@functools.cache
+def _either_way() -> dict[str, frozenset[str]]:
+    pairs: dict[str, set[str]] = {}
+    for form, base in nlp.noun_like_verb_forms().items():
+        one, other = stem(form), stem(base)
+        if one != other:
+            pairs.setdefault(one, set()).add(other)
+            pairs.setdefault(other, set()).add(one)
+    return {term: frozenset(others) for term, others in pairs.items()}
 
 
 def words_of(text: str) -> list[str]:
@@ -133,7 +152,8 @@ _ASKS = (
     ("number", re.compile(
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
-    ("amount", re.compile(r"\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    # "what did the job come to in the end": a total asked for
+    ("amount", re.compile(r"\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b))|\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -296,7 +316,7 @@ class Question:
         return bool(named) and not named & self.places
 
     def covers(self, term: str, terms: frozenset[str]) -> bool:
-        if term in terms:
+        if term in terms or either_way(term) & terms:
             return True
         # A word the member never wrote may be a typo of one they did ("deliverd").
         return term in self.unseen and any(_alike(term, other) for other in terms)

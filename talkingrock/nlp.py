@@ -87,6 +87,29 @@ def irregular_verb_base(word: str) -> str:
     return _irregular_verbs().get(word, "")
 
 
+def noun_like_verb_forms() -> dict[str, str]:
+    """The irregular verb forms ``irregular_verb_base`` leaves alone because they are nouns too
+    ("sent", "left", "given", "rent"), each with its verb's base form, by the same tables; not a
+    stop word ("might" is not "may" in a sentence)."""
+    return _noun_like_verb_forms()
+
+
+@functools.cache
+def _noun_like_verb_forms() -> dict[str, str]:
+    nlp = pipeline()
+    tables = nlp.get_pipe("lemmatizer").lookups
+    verbs = tables.get_table("lemma_exc").get("verb", {})
+    return {
+        form: bases[0]
+        for form, bases in verbs.items()
+        if bases
+        and bases[0] != form
+        and not form.endswith("ing")
+        and form not in _irregular_verbs()
+        and form not in nlp.Defaults.stop_words
+    }
+
+
 @functools.cache
 def _irregular_verbs() -> dict[str, str]:
     tables = pipeline().get_pipe("lemmatizer").lookups

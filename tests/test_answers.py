@@ -474,6 +474,9 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("who asked about the party, was it sue", "who asked about the party, was it sue", "name"),
         ("what did the gp say, we asked about the rash", "what did the gp say, we asked about the rash", None),
         ("when is it due, the bank asked which month", "when is it due, the bank asked which month", "date"),
+        ("what did the boiler job come to in the end", "what did the boiler job come to in the end", "amount"),
+        ("what have the shoes and the bag come to all up", "what have the shoes and the bag come to all up", "amount"),
+        ("when did the plumber come to fix the tap", "when did the plumber come to fix the tap", "date"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1334,6 +1337,26 @@ def test_an_irregular_verb_form_has_its_base_forms_stem(form, base):
 def test_a_past_form_that_is_also_a_noun_keeps_its_own_stem(form, other):
     """ "the rent went up" is about rent, not about rending."""
     assert questions.stem(form) != questions.stem(other)
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("given", "gave them to maeve fri"),
+        ("send", "sent the forms yesterday"),
+        ("leave", "we left at six"),
+        ("feel", "felt a bit let down tbh"),
+    ],
+)
+def test_a_verb_form_that_is_also_a_noun_still_finds_its_verb(asked, said):
+    """ "given", "sent", "left" and "felt" keep their own stems (they are nouns too), yet a
+    question in one form of the verb ("have i given maeve …", "did i send …") covers a sentence
+    in another."""
+    term = questions.stem(asked)
+    question = questions.Question({term: 1.0}, None)
+
+    assert question.covers(term, questions.content_terms(said))
+    assert not question.covers(term, questions.content_terms("the receipts are in the van"))
 
 
 def test_an_irregular_past_form_is_the_verb_asked_in_its_base_form(alice, index):
