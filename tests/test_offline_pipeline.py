@@ -242,6 +242,24 @@ def test_a_replacement_is_ticked_only_when_both_facts_are_about_the_same_thing(s
     assert proposal.sure is ticked
 
 
+def test_a_replacement_that_says_little_alike_is_offered_unticked():
+    """The same subject ("mom") and relation, and said as now, but about another thing (the
+    panel, the thermostat): shown with its evidence for the member to tick, never ticked."""
+    found = offline.extract(
+        [("user", "its 21 in here right now, mom keeps checkin the thermostat")],
+        today=TODAY,
+        member="Luc",
+    )
+    panel = _earlier(
+        1, "fact", "Mom wants me 2 ask MA bout the panel.", subject="mom", relation="state"
+    )
+
+    [proposal] = offline.supersessions(found, [panel])
+
+    assert not proposal.sure
+    assert "check" in proposal.why
+
+
 def test_routing_goes_by_meaning_and_says_why():
     kitchen = ActProfile(1, "Kitchen remodel", "Cabinets, worktops, floors and appliances.")
     school = ActProfile(2, "School", "Pickups, clubs and homework.")

@@ -36,6 +36,10 @@ RESOLVES_ALONE = 0.55
 SUPERSEDES = 0.5
 SUPERSEDES_CHANGE = 0.35  # the clause itself says the mind changed
 SURE = 0.6  # said to change, same relation, subject not known on both sides: ticked this close
+# Ticked only this close in meaning, whatever else matches: a subject both name ("mom") or a
+# choice said to change is not enough when the two say little alike ("mom wants me to ask about
+# the panel" / "mom keeps checking the thermostat", 0.37).
+TICKED_AT_LEAST = 0.5
 ANSWERS_QUESTION = 0.5
 _ARRIVAL = re.compile(
     r"\b(?:arrived|came|come|in|through|back|heard|got|received|sent|replied|answered|confirmed|"
@@ -304,6 +308,7 @@ def supersessions(extraction: Extraction, current: list[Earlier]) -> list[Propos
                 both_known = bool(item.subject) and bool(subjects[column])
                 sure = (
                     same_relation
+                    and score >= TICKED_AT_LEAST
                     and (said_so or choice)
                     and (same_subject or (choice and said_so) or (not both_known and score >= SURE))
                 )
