@@ -87,39 +87,36 @@ def irregular_verb_base(word: str) -> str:
     return _irregular_verbs().get(word, "")
 
 
+@functools.cache
 def noun_like_verb_forms() -> dict[str, str]:
     """The irregular verb forms ``irregular_verb_base`` leaves alone because they are nouns too
-    ("sent", "left", "given", "rent"), each with its verb's base form, by the same tables; not a
-    stop word ("might" is not "may" in a sentence)."""
-    return _noun_like_verb_forms()
-
-
-@functools.cache
-def _noun_like_verb_forms() -> dict[str, str]:
-    nlp = pipeline()
-    tables = nlp.get_pipe("lemmatizer").lookups
-    verbs = tables.get_table("lemma_exc").get("verb", {})
+    ("sent", "left", "given", "rent"), each with its verb's base form; not a stop word ("might"
+    is not "may" in a sentence)."""
+    stop_words = pipeline().Defaults.stop_words
     return {
-        form: bases[0]
-        for form, bases in verbs.items()
-        if bases
-        and bases[0] != form
-        and not form.endswith("ing")
-        and form not in _irregular_verbs()
-        and form not in nlp.Defaults.stop_words
+        form: base
+        for form, base in _verb_forms().items()
+        if form not in _irregular_verbs() and form not in stop_words
     }
 
 
 @functools.cache
 def _irregular_verbs() -> dict[str, str]:
     tables = pipeline().get_pipe("lemmatizer").lookups
-    verbs = tables.get_table("lemma_exc").get("verb", {})
     nouns = set(tables.get_table("lemma_index").get("noun", ()))
     nouns |= set(tables.get_table("lemma_exc").get("noun", {}))
+    return {form: base for form, base in _verb_forms().items() if form not in nouns}
+
+
+@functools.cache
+def _verb_forms() -> dict[str, str]:
+    """Every irregular form in the pipeline's exception table (WordNet's) with its base form,
+    but forms in "-ing" (the table reads "wedding" as a form of "wed")."""
+    verbs = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_exc").get("verb", {})
     return {
         form: bases[0]
         for form, bases in verbs.items()
-        if bases and bases[0] != form and not form.endswith("ing") and form not in nouns
+        if bases and bases[0] != form and not form.endswith("ing")
     }
 
 
