@@ -267,12 +267,36 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
         clause = _MESSAGE_CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
         if not _STRUCK_VALUE.match(clause):
             continue  # "not up to reg … 850": what is struck out is no value
+        if kind == "date" and (beside := _struck_day(sentence, start, clause, said_on=said_on)):
+            return beside
         if value := value_in(clause, kind, said_on=said_on):
             return value
         said = _SAID_FIGURE.match(clause)
         if said:
             return said.group(0)
     return ""
+
+
+def _struck_day(sentence: str, start: int, clause: str, *, said_on: date) -> str:
+    """A day of the month struck out with no month ("not the 14th"), read in the month of the
+    day that replaced it, the one said nearest it: "saturday the 21st now not the 14th", said on
+    17 November, struck 14 November, not 14 December. "" when the clause names more than a day
+    of the month, or no other day is said."""
+    struck = dates.first_day(clause, today=said_on)
+    if struck is None or struck.said_as != "day" or struck.day is None:
+        return ""
+    at = start + struck.start
+    others = [
+        m
+        for m in dates.find(sentence, today=said_on)
+        if m.day is not None and not m.recurs and not m.start <= at < m.end
+    ]
+    if not others:
+        return ""
+    # the nearest, and of two as near, the one said before it
+    replaced_by = min(others, key=lambda m: (abs(m.start - at), m.start > at))
+    day = dates.day_of_month_near(struck.day.day, replaced_by.day)
+    return spoken.spoken(day, weekday=True) if day else ""
 
 
 # What a value struck out starts with, after the words that lead to it: a figure, a day or a

@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from conversations import candidates, questions, sentence_values
-from talkingrock.language import amounts, places, tense, values
+from talkingrock.language import amounts, dates, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
 
@@ -339,3 +339,33 @@ def test_which_one_is_the_word_said_before_the_thing(sentence, thing, which):
 )
 def test_an_age_a_weight_or_a_size_is_read_with_its_unit(sentence, kind, measure):
     assert sentence_values.value_in(sentence, kind, said_on=SAID_ON) == measure
+
+
+@pytest.mark.parametrize(
+    ("said", "said_on", "struck"),
+    [
+        # the 14th has passed when it is said: it is this month's, beside the 21st, not next
+        ("garage rang, collection is saturday the 21st now not the 14th", date(2026, 11, 17),
+         "Saturday 14 November 2026"),
+        ("not the 14th but the 21st", date(2026, 11, 17), "Saturday 14 November 2026"),
+        # across the turn of a month: the 30th nearest the 2nd (of December) is November's
+        ("its the 2nd now not the 30th", date(2026, 11, 20), "Monday 30 November 2026"),
+        # a struck day that names its month keeps it
+        ("its tues may 12 at 7:30 not may 5", date(2026, 4, 21), "may 5"),
+    ],
+)  # fmt: skip
+def test_a_day_struck_out_is_read_in_the_month_of_the_day_that_replaced_it(said, said_on, struck):
+    assert sentence_values.replaced_in(said, "date", said_on=said_on) == struck
+
+
+@pytest.mark.parametrize(
+    ("number", "near", "day"),
+    [
+        (14, date(2026, 11, 21), date(2026, 11, 14)),
+        (30, date(2026, 12, 2), date(2026, 11, 30)),
+        (2, date(2026, 11, 29), date(2026, 12, 2)),
+        (31, date(2026, 3, 2), date(2026, 3, 31)),  # February has none: March's, the nearest
+    ],
+)
+def test_a_day_of_the_month_near_another_is_the_nearest_of_three_months(number, near, day):
+    assert dates.day_of_month_near(number, near) == day

@@ -453,6 +453,16 @@ def find(text: str, *, today: date, lean: str = "future") -> list[Mention]:
     return sorted(attach_times(finder.found, times, finder.text), key=lambda m: m.start)
 
 
+def day_of_month_near(number: int, near: date) -> date | None:
+    """Day ``number`` of the month nearest ``near``: a day said beside another that gave way to
+    it ("the 21st now, not the 14th", the 21st being 21 November, struck 14 November; "the 2nd
+    now, not the 30th", the 2nd being 2 December, struck 30 November), whichever way from
+    today it falls."""
+    months = (near + relativedelta(months=step) for step in (-1, 0, 1))
+    days = [d for m in months if (d := _safe(m.year, m.month, number)) is not None]
+    return min(days, key=lambda d: abs((d - near).days), default=None)
+
+
 def first_day(text: str, *, today: date, lean: str = "future") -> Mention | None:
     """The first mention of ``text`` that names a day (or a span of days)."""
     return next((m for m in find(text, today=today, lean=lean) if m.day or m.period), None)
