@@ -42,7 +42,8 @@ Per split it prints accuracy by kind, current first, abstention (declines declin
 answerable questions wrongly declined), where the answers missed were (held by one of the
 memories and messages recall found, only by several of them together, or by none: what the
 answer stage could have given against what recall never surfaced; by the same key as the
-grading) and the offline answer's time per question.
+grading; of those no hit held, whether one text holds it further down recall's top 60, in a text
+recall did not reach, or in no one text at all) and the offline answer's time per question.
 ``--verbose`` prints every dev question with the reply; the test split's replies are never
 printed.
 """
@@ -168,6 +169,11 @@ def says_replaced(question: dict, reply) -> bool | None:
     return holds(key_of(question["before"]), reply.text, question["asked_on"][:4])
 
 
+# How far down recall's list a missed answer is looked for, when the hits the answer read hold
+# none of it.
+WIDE_K = 60
+
+
 def _where_it_was(question: dict, found) -> str:
     """For an answer missed: whether what recall found held it, in one memory or message
     ("one"), only in several together ("several"), or not at all ("none")."""
@@ -176,6 +182,23 @@ def _where_it_was(question: dict, found) -> str:
     if any(holds(key, text, year) for text in texts):
         return "one"
     return "several" if holds(key, " ".join(texts), year) else "none"
+
+
+def _beyond_the_hits(question: dict, owner, at) -> str:
+    """For an answer no hit held: whether one text holds it further down recall's list (its top
+    ``WIDE_K``), in a text recall did not reach, or in no one text the member said or kept
+    before the question (a sum, or words only several texts give together)."""
+    from memories.models import Memory
+    from memories.recall import recall
+
+    key, year = key_of(question["answer"]), question["asked_on"][:4]
+    wide = recall(owner, question["question"], k=WIDE_K, at=at)
+    if any(holds(key, hit.memory.content, year) for hit in wide.hits):
+        return "further"
+    said = Memory.everything.filter(owner=owner, created_at__lte=at).values_list(
+        "content", flat=True
+    )
+    return "unreached" if any(holds(key, text, year) for text in said) else "in no one text"
 
 
 def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> None:
@@ -214,6 +237,8 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         where = _where_it_was(question, found) if kind != "decline" and not right else ""
         if where:
             split["missed"][where] += 1
+        if where == "none":
+            split["beyond"][_beyond_the_hits(question, owner, at)] += 1
         if verbose:
             mark = "ok " if right else "NO "
             held = f" (recall held it: {where})" if where else ""
@@ -258,6 +283,7 @@ def main(argv=None) -> int:
                 "ms": [],
                 "current_first": [0, 0],
                 "missed": {"one": 0, "several": 0, "none": 0},
+                "beyond": {"further": 0, "unreached": 0, "in no one text": 0},
                 "other_day": [0, 0],
                 "says_replaced": [0, 0],
             }
@@ -295,6 +321,12 @@ def main(argv=None) -> int:
             print(
                 f"  answers missed, where recall's memories held them: in one {missed['one']}, "
                 f"only in several together {missed['several']}, in none {missed['none']}"
+            )
+            beyond = split["beyond"]
+            print(
+                f"    of those in none: in one text further down the top {WIDE_K} "
+                f"{beyond['further']}, in one text recall did not reach {beyond['unreached']}, "
+                f"in no one text (a sum, or several texts together) {beyond['in no one text']}"
             )
             ms = sorted(split["ms"])
             print(
