@@ -456,8 +456,8 @@ def find(text: str, *, today: date, lean: str = "future") -> list[Mention]:
 def day_of_month_near(number: int, near: date) -> date | None:
     """Day ``number`` of the month nearest ``near``: a day said beside another that gave way to
     it ("the 21st now, not the 14th", the 21st being 21 November, struck 14 November; "the 2nd
-    now, not the 30th", the 2nd being 2 December, struck 30 November), whichever way from
-    today it falls."""
+    now, not the 30th", the 2nd being 2 December, struck 30 November), whether or not it has
+    passed on the day it is said."""
     months = (near + relativedelta(months=step) for step in (-1, 0, 1))
     days = [d for m in months if (d := _safe(m.year, m.month, number)) is not None]
     return min(days, key=lambda d: abs((d - near).days), default=None)
