@@ -67,7 +67,9 @@ from conversations.sums import (
     TOTAL,
     asks_for_a_sum,
     latest_count,
+    less_worked_out,
     other_amount,
+    parts_worked_out,
     price_each,
     worked_out,
 )
@@ -277,6 +279,14 @@ def _also_needed(
     return added
 
 
+def _hits_of(chosen: list[Candidate]) -> list[Hit]:
+    used: list[Hit] = []
+    for candidate in chosen:
+        if candidate.hit not in used:
+            used.append(candidate.hit)
+    return used
+
+
 def answer_question(
     owner, question: str, found: RecallResult, *, now=None, asked_in_index: bool = False
 ) -> Answer:
@@ -302,6 +312,17 @@ def answer_question(
     if not candidates:
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
     scored = sorted(candidates, key=lambda c: -_score(c, asked, len(hits)))
+    if asked.wanted == "amount" and (
+        worked := parts_worked_out(owner, question, asked, scored, now=now)
+    ):
+        # "entry + trainers", "once the rebate comes through": each part's own sentence.
+        line, said = worked
+        return Answer(
+            "\n".join([line] + [_line(c, asked, now=now, lead=False) for c in said]),
+            "answer",
+            _hits_of(said),
+            reason="The sum is worked out from what you said of each part the question names.",
+        )
     best = scored[0]
     if asked.wanted == "preference":
         best = in_full(best, candidates)
@@ -334,17 +355,26 @@ def answer_question(
     current, before = current_and_before(best, scored, asked, owner)
     lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, asked, now=now)]
     chosen = [current] + ([before] if before else [])
-    for other in _also_needed(owner, question, asked, chosen, scored):
-        lines.append(_line(other, asked, now=now, lead=False))
-        chosen.append(other)
-    if sum_said := worked_out(question, asked, chosen):
-        lines.insert(0, sum_said)
-    elif low:
-        return too_far
-    used: list[Hit] = []
-    for candidate in chosen:
-        if candidate.hit not in used:
-            used.append(candidate.hit)
+    if asked.wanted == "amount" and (
+        less := less_worked_out(owner, question, asked, current, scored, now=now)
+    ):
+        # "once the rebate comes through": what it came to, less the part taken off.
+        sum_said, added = less
+        lines = [sum_said] + [
+            _line(c, asked, now=now, lead=c is current)
+            + (_replaced(c, before, asked, now=now) if c is current else "")
+            for c in added
+        ]
+        chosen = added
+    else:
+        for other in _also_needed(owner, question, asked, chosen, scored):
+            lines.append(_line(other, asked, now=now, lead=False))
+            chosen.append(other)
+        if sum_said := worked_out(question, asked, chosen):
+            lines.insert(0, sum_said)
+        elif low:
+            return too_far
+    used = _hits_of(chosen)
     holds = asked.wanted is not None and bool(value_of(current, asked))
     if low:
         reason = (

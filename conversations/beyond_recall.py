@@ -30,6 +30,7 @@ LATER_RANK = 15
 FIGURES_SAID = frozenset({"amount", "count", "time", "duration"})
 BURST_BEFORE = 3  # positions back: the member's messages a bare "not 590" is read after
 SAID_IN_SCAN = 200  # messages read from the conversations a sum's subject is named in
+NAMING_SCAN = 30  # rows read, best keyword match first, that name a part of a sum
 
 
 def said_later(owner, best: Candidate, question: Question, subject: set[str]) -> list[Candidate]:
@@ -164,3 +165,24 @@ def said_in(owner, conversation_ids: set[int]) -> list[Candidate]:
         .order_by("created_at", "pk")[:SAID_IN_SCAN]
     )
     return candidates_of([Hit(memory.pk, memory, 0.0, {}) for memory in said], rank_from=LATER_RANK)
+
+
+def naming(owner, word: str, *, before) -> list[Candidate]:
+    """What the member said or kept before ``before`` that names ``word`` (found in their own
+    keyword index, which reads "tuning" as "tuned" too): each part of a sum asked for ("entry
+    + trainers") is looked for by its own word, though recall found the question's others."""
+    words = search.sanitise(word).terms
+    if owner is None or not words:
+        return []
+    found = search.keyword_candidates(
+        owner_id=owner.pk,
+        match=search.match_expression(tuple(words)),
+        limit=NAMING_SCAN,
+        include_archived=False,
+    )
+    named = (
+        Memory.everything.select_related("act")
+        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__lte=before)
+        .exclude(kind=Memory.Kind.REPLY)
+    )
+    return candidates_of([Hit(m.pk, m, 0.0, {}) for m in named], rank_from=LATER_RANK)

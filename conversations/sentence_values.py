@@ -493,18 +493,30 @@ DAY_SAID_AS = ("date", "day", "weekday", "relative")
 def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
     """Values in order of how near they are said to the words the question is about (in the
     order said, when it names none of them here)."""
-    places = [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
-    if not places:
+    if not _places(sentence, about):
         return sorted(found, key=lambda pair: pair[0])
+    return sorted(found, key=lambda pair: (how_far(pair[0], sentence, about), pair[0]))
 
-    def distance(at: int, place: int) -> int:
-        # A value in another clause than the word is further off than it looks: "$900 cash,
-        # also no. Buckeye came in at $1,850" gives Buckeye's $1,850; "Priya emailed today: my
-        # start date has moved to Monday 27 April" gives the 27th for the start.
+
+def _places(sentence: str, about: frozenset[str]) -> list[int]:
+    return [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
+
+
+def how_far(at: int, sentence: str, about: frozenset[str]) -> int | None:
+    """How far a value said at ``at`` is from the nearest of the words ``about`` in
+    ``sentence``, in characters (None when it names none of them). A value in another clause
+    than the word is further off than it looks: "$900 cash, also no. Buckeye came in at
+    $1,850" gives Buckeye's $1,850; "Priya emailed today: my start date has moved to Monday 27
+    April" gives the 27th for the start."""
+    places = _places(sentence, about)
+    if not places:
+        return None
+
+    def distance(place: int) -> int:
         between = sentence[min(at, place) : max(at, place)]
         return abs(at - place) + CLAUSE_APART * len(_CLAUSE_END.findall(between))
 
-    return sorted(found, key=lambda pair: (min(distance(pair[0], p) for p in places), pair[0]))
+    return min(distance(place) for place in places)
 
 
 # Characters a clause boundary between a value and the word it is near counts as.

@@ -6,19 +6,22 @@ when the answer's own sentences hold only one."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from django.utils import timezone
 
-from conversations.beyond_recall import LATER_RANK, said_in, said_later
+from conversations.beyond_recall import LATER_RANK, naming, said_in, said_later
 from conversations.candidates import (
     MIN_COVERAGE,
     SUBJECT_SHARE,
     Candidate,
+    continued,
     coverage_of,
     share_of,
 )
-from conversations.questions import Question, stem
-from conversations.sentence_values import counted_of, counts_said, nearest_first
+from conversations.questions import Question, content_terms, stem
+from conversations.sentence_values import counted_of, counts_said, how_far, nearest_first
+from conversations.sum_parts import Part, parts_of, taken_off, without_taken_off
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out
@@ -46,7 +49,9 @@ TOTAL = re.compile(
 def asks_for_a_sum(question: str) -> bool:
     """Whether ``question`` asks for a difference or a total worked out from what was said."""
     text = normalise(question)
-    return bool(TOTAL.search(text) or DIFFERENCE.search(text))
+    return bool(
+        TOTAL.search(text) or DIFFERENCE.search(text) or parts_of(question) or taken_off(question)
+    )
 
 
 def amounts_in(candidate: Candidate) -> list:
@@ -248,3 +253,248 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
     difference = abs(first.value - second.value)
     sign = first.currency or second.currency
     return f"{sign}{difference:,.0f}: {first.said()} against {second.said()}"
+
+
+# A figure said right after what it is ("entry was 42"): read as the part's sum even when it
+# has two digits, which alone are a count.
+_FIGURE_AFTER = (
+    r"\b{word}\w*\W+(?:\w+\W+){{0,2}}?(?:was|were|is|are|cost|costs|came to|comes to)\W+"
+)
+# A figure said and then set right: "were 140 but 119 w/ club discount".
+_SET_RIGHT = re.compile(r"\s*(?:but|then|now|down to|up to)\s+(?:\w+\s+){0,2}?$", re.I)
+NEAR = 40  # characters: a figure this near a part's word is said of it
+
+
+def _held(candidate: Candidate) -> list:
+    """The sums ``candidate`` says that still hold: not struck out ("not 30"), nor set right
+    by the one after ("140 but 119")."""
+    sentence = candidate.sentence
+    found = [
+        a
+        for a in amounts_in(candidate)
+        if (a.is_money or not a.unit) and not struck_out(sentence, a.start)
+    ]
+    return [
+        a
+        for a in found
+        if not any(
+            b.start > a.end and _SET_RIGHT.fullmatch(sentence[a.end : b.start]) for b in found
+        )
+    ]
+
+
+def _figure_after(candidate: Candidate, part: Part) -> list:
+    sentence = candidate.sentence
+    pattern = re.compile(_FIGURE_AFTER.format(word=re.escape(part.head[:4])), re.I)
+    found = []
+    for match in pattern.finditer(sentence):
+        figure = re.match(r"\d+(?:\.\d\d)?\b", sentence[match.end() :])
+        if figure:
+            at = match.end()
+            found.append(
+                amounts.Amount(figure.group(0), at, at + figure.end(), Decimal(figure.group(0)))
+            )
+    return found
+
+
+# Where a clause ends, for the thing a figure is said of.
+_CLAUSE_END = re.compile(r"[.;:!?()](?:\s|$)|[()]|,(?!\d)|\s[-–—]\s|…")
+_WORD = re.compile(r"[\w'’]+")
+
+
+def _said_of_part(at: int, sentence: str, heads: frozenset[str]) -> str | None:
+    """Which of the parts (by the stems of their heads) a figure said at ``at`` is said of:
+    the one named last before it in its clause ("the movers charged $380"), else the one named
+    first after it there ("$380 for the movers"), else the one named last before it ("Piano
+    movers, obviously … quoted $380"), else the first after it; None when none is named."""
+    named = [(m.start(), stem(m.group(0))) for m in _WORD.finditer(sentence)]
+    named = [(place, word) for place, word in named if word in heads]
+    if not named:
+        return None
+    ends = [m.start() for m in _CLAUSE_END.finditer(sentence)]
+    begin = max((e for e in ends if e < at), default=-1)
+    finish = min((e for e in ends if e > at), default=len(sentence))
+    before = [word for place, word in named if place < at]
+    after = [word for place, word in named if place > at]
+    in_clause_before = [word for place, word in named if begin < place < at]
+    in_clause_after = [word for place, word in named if at < place < finish]
+    for found, last in ((in_clause_before, True), (in_clause_after, False), (before, True)):
+        if found:
+            return found[-1] if last else found[0]
+    return after[0]
+
+
+def _figures_of(
+    candidate: Candidate, part: Part, heads: frozenset[str] = frozenset()
+) -> list[tuple[int, object]]:
+    """(how far from the part's words, sum) of the sums ``candidate`` says that still hold and
+    are said of this part, nearest first; [] when it names none of the part's words. With the
+    heads of all the question's parts (``heads``), a sum said of another part is that part's:
+    "Piano movers … quoted $380" is not the piano's."""
+    sentence = candidate.sentence
+    found = []
+    for a in _held(candidate) or _figure_after(candidate, part):
+        if a.per:
+            continue  # a rate ("$55 a lesson", "£85 a week") is not what a part came to
+        far = how_far(a.start, sentence, part.terms)
+        if far is None:
+            continue
+        of = _said_of_part(a.start, sentence, heads) if heads else None
+        if of is None or of == stem(part.head):
+            found.append((far, a))
+    return sorted(found, key=lambda pair: (pair[0], pair[1].start))
+
+
+def _said_of(owner, part: Part, asked: Question, scored: list[Candidate], now, parts) -> list:
+    """The sentences that name ``part`` and give a sum, best first: naming its own word
+    ("trainers"), more of its words, a sum said near them, more of what else the question is
+    about ("the half"), then the one said last (a price changed is the later one). What the
+    member said next is read with a sentence that names it and gives no sum ("got new
+    trainers", then "were 140 but 119 w/ club discount"). ``parts``: all the question's parts,
+    whose words are not what the rest of it is about."""
+    head = stem(part.head)
+    subject = set(asked.weights).difference(*(p.terms for p in parts))
+    heads = frozenset(stem(p.head) for p in parts)
+    pool = [
+        c
+        for c in [*scored, *naming(owner, part.head, before=now)]
+        if any(asked.covers(t, c.terms) for t in part.terms)
+    ]
+    pool += continued(pool, Question(weights=dict.fromkeys(part.terms, 1.0), wanted="amount"))
+    found = []
+    for c in pool:
+        if figures := _figures_of(c, part, heads):
+            nearest = figures[0][0]
+            key = (
+                asked.covers(head, c.terms),
+                sum(asked.covers(t, c.terms) for t in part.terms),
+                nearest <= NEAR,
+                share_of(subject, c.terms | c.context, asked),
+                c.said_on,
+                -nearest,
+            )
+            found.append((key, c))
+    return [c for _, c in sorted(found, key=lambda pair: pair[0], reverse=True)]
+
+
+def _figure(value) -> str:
+    return f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
+
+
+def _same_kind(found: list) -> bool:
+    currencies = {a.currency for a in found if a.currency}
+    return len(currencies) <= 1 and all(same_period(a, b) for a in found for b in found)
+
+
+def _each_part(owner, parts: list[Part], asked: Question, scored, now):
+    """For each part, the sentence that says what it came to and that sum; None when a part
+    has none, or when the figure that best answers a part is one another part took (the same
+    figure in the same message cannot be two parts' sums: which one it is of is unclear)."""
+    taken: set[tuple[int, object]] = set()
+    heads = frozenset(stem(p.head) for p in parts)
+    found = []
+    for part in parts:
+        best = next(
+            (
+                (candidate, figures[0][1])
+                for candidate in _said_of(owner, part, asked, scored, now, parts)
+                if (figures := _figures_of(candidate, part, heads))
+            ),
+            None,
+        )
+        if best is None:
+            return None
+        candidate, amount = best
+        if (candidate.hit.memory_id, amount.value) in taken:
+            return None
+        taken.add((candidate.hit.memory_id, amount.value))
+        found.append((part, candidate, amount))
+    return found
+
+
+def parts_worked_out(
+    owner, question: str, asked: Question, scored: list[Candidate], *, now
+) -> tuple[str, list[Candidate]] | None:
+    """A total of the parts a question names ("entry + trainers": "£161: £42 (entry) + £119
+    (trainers)"), with the sentences each figure is said in; None when the question names no
+    parts or what was said does not give them all."""
+    parts = parts_of(question)
+    if not parts:
+        return None
+    each = _each_part(owner, parts, asked, scored, now)
+    if each is None or not _same_kind([a for _, _, a in each]):
+        return None
+    total = sum(a.value for _, _, a in each)
+    sign = next((a.currency for _, _, a in each if a.currency), "")
+    # A figure said bare ("entry was 42") is in the currency the others are said in.
+    said = " + ".join(
+        f"{a.said() if a.currency else sign + a.said()} ({part.words})" for part, _, a in each
+    )
+    return f"{sign}{_figure(total)}: {said}", _distinct([c for _, c, _ in each])
+
+
+def less_worked_out(
+    owner, question: str, asked: Question, current: Candidate, scored: list[Candidate], *, now
+) -> tuple[str, list[Candidate]] | None:
+    """What something came to less the parts a question takes off ("once the rebate comes
+    through": "$7,710: $9,210 less $1,500 (rebate)"), from the current word on what it came
+    to, with the sentences the parts are said in; None when the question takes nothing off or
+    what was said does not give it."""
+    less = taken_off(question)
+    if not less:
+        return None
+    off_terms = frozenset().union(*(part.terms for part in less))
+    each = _each_part(owner, less, asked, scored, now)
+    if each is None:
+        return None
+    off = sum(a.value for _, _, a in each)
+    # What the rest of the question names: "the solar", not "once … comes through".
+    rest = content_terms(without_taken_off(question))
+    about = frozenset(t for t in asked.weights if t in rest) - off_terms
+    if not about:
+        return None
+    # What it is about: what the sentences of the part taken off say of the rest of the
+    # question ("Denis wants a $3,000 deposit": Denis), else all of the rest.
+    said = frozenset().union(*(c.terms | c.context for _, c, _ in each))
+    subject = {t for t in about if asked.covers(t, said)} or set(about)
+    # What it came to: the latest sum said about that, larger than what is taken off ("the
+    # final bill … 9,210", not the quote before it).
+    heaviest = max(subject, key=lambda t: asked.weights[t])
+    pool = [current, *scored, *naming(owner, heaviest, before=now)]
+    came_to = []
+    for candidate in pool:
+        if share_of(subject, candidate.terms | candidate.context, asked) < SUBJECT_SHARE:
+            continue
+        main = next(
+            (
+                a
+                for a in _near(candidate, about)
+                if a.value > off and _same_kind([a, *(b for _, _, b in each)])
+            ),
+            None,
+        )
+        if main is not None:
+            came_to.append((candidate.said_on, -candidate.rank, candidate, main))
+    if not came_to:
+        return None
+    _, _, candidate, main = max(came_to, key=lambda found: found[:2])
+    said = "".join(f" less {a.said()} ({part.words})" for part, _, a in each)
+    return (
+        f"{main.currency}{_figure(main.value - off)}: {main.said()}{said}",
+        _distinct([candidate, *(c for _, c, _ in each)]),
+    )
+
+
+def _near(candidate: Candidate, about: frozenset[str]) -> list:
+    """The sums ``candidate`` says that still hold, nearest the words ``about`` first."""
+    held = [(a.start, a) for a in _held(candidate)]
+    return [a for _, a in nearest_first(held, candidate.sentence, about)]
+
+
+def _distinct(candidates: list[Candidate]) -> list[Candidate]:
+    seen, kept = set(), []
+    for c in candidates:
+        if (c.hit.memory_id, c.sentence) not in seen:
+            seen.add((c.hit.memory_id, c.sentence))
+            kept.append(c)
+    return kept

@@ -477,6 +477,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("what did the boiler job come to in the end", "what did the boiler job come to in the end", "amount"),
         ("what have the shoes and the bag come to all up", "what have the shoes and the bag come to all up", "amount"),
         ("when did the plumber come to fix the tap", "when did the plumber come to fix the tap", "date"),
+        ("what was the balance once the deposit went", "what was the balance once the deposit went", "amount"),
+        ("what i owed the builder in the end", "what i owed the builder in the end", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):

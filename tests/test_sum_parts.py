@@ -1,0 +1,157 @@
+"""A sum of the parts a question names ("entry + trainers"), or less a part taken off ("once the
+rebate comes through"): the parts read from the question as typed, each part's figure from the
+sentence that names it, worked out with real SQLite, the real embedder and recall."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from conversations import answers, services
+from conversations.models import Conversation, Message
+from conversations.sum_parts import parts_of, taken_off
+from memories.models import Memory
+from memories.recall import recall
+
+NOW = timezone.now()
+
+
+@pytest.mark.parametrize(
+    ("question", "heads"),
+    [
+        ("what did the skip n the scaffolding come to", ["skip", "scaffolding"]),
+        ("how much was the mot + the new wipers altogether", ["mot", "wipers"]),
+        ("total 4 the tent, the sleeping bags and the stove?", ["tent", "bags", "stove"]),
+        ("the taxi plus the tip, how much", ["taxi", "tip"]),
+        ("what did the uniform & the shoes come to all in", ["uniform", "shoes"]),
+        # Not a list of things to add up.
+        ("so far, flights + hotel, what's it come to", ["flights", "hotel"]),
+        ("how much did we spend on the garden this year in total", []),
+        ("when is the plumber coming and what time", []),
+        ("how much more was the plumber than he quoted", []),
+    ],
+)
+def test_the_parts_a_question_adds_up_are_read_as_typed(question, heads):
+    assert [part.head for part in parts_of(question)] == heads
+
+
+@pytest.mark.parametrize(
+    ("question", "heads"),
+    [
+        ("whats the boiler come to once the grant comes thru", ["grant"]),
+        ("how much do i still owe on the sofa after the deposit", ["deposit"]),
+        ("price of the course minus the early bird discount?", ["discount"]),
+        ("what's the trip costing less the voucher", ["voucher"]),
+        # Not a part taken off: nothing asks how much, or "less" is the difference asked.
+        ("what did we do after the wedding", []),
+        ("how much less was the second quote", []),
+    ],
+)
+def test_a_part_taken_off_is_read_only_when_the_question_asks_how_much(question, heads):
+    assert [part.head for part in taken_off(question)] == heads
+
+
+def _said(owner, days_ago: int, *lines: str):
+    """A past conversation, its messages said ``days_ago`` (kept as evidence as they are stored)."""
+    when = NOW - timedelta(days=days_ago)
+    talk = Conversation.objects.create(
+        owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for line in lines:
+        message = services.append(talk, role=Message.Role.USER, content=line)
+        Memory.everything.filter(message=message).update(created_at=when, happened_at=when)
+
+
+def ask(owner, question: str) -> answers.Answer:
+    return answers.answer_question(owner, question, recall(owner, question, k=10), now=NOW)
+
+
+def test_a_total_of_named_parts_adds_each_part_said_in_its_own_conversation(alice, index):
+    _said(alice, 60, "signed up for the half marathon in october!!", "entry was £42")
+    _said(alice, 30, "went to the running shop, new trainers £119 ouch")
+    _said(alice, 20, "bought a new kettle, £35")
+    index(alice)
+
+    answer = ask(alice, "whats the half cost me so far, entry + trainers")
+
+    assert answer.kind == "answer"
+    lines = answer.text.splitlines()
+    assert lines[0] == "£161: £42 (entry) + £119 (trainers)"
+    assert any("entry was £42" in line for line in lines[1:])
+    assert any("trainers £119" in line for line in lines[1:])
+    assert "kettle" not in answer.text
+
+
+def test_a_total_is_not_given_when_a_part_was_never_priced(alice, index):
+    _said(alice, 60, "signed up for the half marathon in october!!", "entry was £42")
+    _said(alice, 30, "need new trainers before the half")
+    index(alice)
+
+    answer = ask(alice, "whats the half cost me so far, entry + trainers")
+
+    assert not answer.text.startswith("£42:")
+    assert "(trainers)" not in answer.text
+
+
+def test_each_part_takes_its_own_figure_from_a_sentence_that_names_several(alice, index):
+    _said(
+        alice,
+        40,
+        "so the piano was $1,200 from sylvie and the movers charged $380 to bring it over",
+    )
+    _said(alice, 10, "rejean came to do the first tuning, $140")
+    index(alice)
+
+    answer = ask(
+        alice, "all in, what did the piano cost me: the piano itself, the movers and the tuning?"
+    )
+
+    assert answer.text.splitlines()[0] == ("$1,720: $1,200 (piano) + $380 (movers) + $140 (tuning)")
+
+
+def test_a_part_taken_off_is_subtracted_from_what_the_thing_came_to(alice, index):
+    _said(alice, 50, "solar panels are in, final bill from sunvolt is $9,210")
+    _said(alice, 20, "applied for the solar rebate, its $1,500 back once they approve it")
+    index(alice)
+
+    answer = ask(alice, "so once the rebate comes through what's the solar actually cost us")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "$7,710: $9,210 less $1,500 (rebate)"
+    assert "final bill" in answer.text and "solar rebate" in answer.text
+
+
+def test_a_part_priced_in_the_next_message_takes_the_figure_after_but(alice, index):
+    """ "got new trainers", then "were 140 but 119 w/ club discount": what was paid is 119."""
+    _said(alice, 60, "signed up for the half!!", "entry was £42")
+    _said(alice, 30, "got new trainers", "were 140 but 119 w/ club discount")
+    index(alice)
+
+    answer = ask(alice, "whats the half cost me so far, entry + trainers")
+
+    assert answer.text.splitlines()[0] == "£161: £42 (entry) + £119 (trainers)"
+
+
+def test_a_rate_is_not_what_a_part_came_to(alice, index):
+    _said(alice, 40, "piano lessons with therese are $55 a lesson")
+    _said(alice, 30, "the movers charged $380 to bring the piano over")
+    index(alice)
+
+    answer = ask(alice, "what did the piano and the movers come to")
+
+    # The piano's only figure is a rate: no total is made up from it.
+    assert "$55" not in answer.text.splitlines()[0]
+    assert "(piano)" not in answer.text
+
+
+def test_one_figure_for_two_parts_gives_no_total(alice, index):
+    """The best figure for the flights is the one the hotel took: which it is of is unclear."""
+    _said(alice, 20, "booked the hotel and the flights, £640 all in")
+    index(alice)
+
+    answer = ask(alice, "what did the flights and the hotel come to")
+
+    assert not answer.text.startswith("£1,280")
+    assert "(flights)" not in answer.text
