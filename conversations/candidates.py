@@ -317,6 +317,9 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
             and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
         )
     ]
+    # Once per message: the sentence that covers most of the question in its own words (not
+    # one that covers it only by what was said around it, read last).
+    lacking.sort(key=lambda c: question.coverage(c.terms))
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
     asked = list(
         Message.objects.filter(

@@ -1378,3 +1378,26 @@ def test_an_irregular_past_form_is_the_verb_asked_in_its_base_form(alice, index)
 
     assert answer.kind == "answer"
     assert "bought it" in answer.text.splitlines()[0]
+
+
+def test_a_message_is_read_on_from_the_sentence_that_names_the_thing_asked(alice, index):
+    """Of a message's sentences that give no amount, the one read with what follows it is the
+    one that names the piano, not a later one that only its conversation ties to the piano."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=8),
+        "catching up! first, I bought the piano. drove out to aylmer and got it for $1,200. "
+        "second, the energy audit went fine.",
+        "the piano needs tuning before the recital",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    question = "what did the piano cost"
+    found = candidates.candidates_of(recall(alice, question, k=10).strong)
+    read_on = candidates.continued(found, questions.read_question(alice, question))
+
+    assert any(
+        c.sentence.startswith("first, I bought the piano. …") and "$1,200" in c.sentence
+        for c in read_on
+    ), [c.sentence for c in read_on]
