@@ -62,10 +62,8 @@ from conversations.questions import (
     read_question,
 )
 from conversations.sentence_values import value_in
+from conversations.sum_parts import DIFFERENCE, TOTAL, asks_for_a_sum
 from conversations.sums import (
-    DIFFERENCE,
-    TOTAL,
-    asks_for_a_sum,
     latest_count,
     less_worked_out,
     other_amount,

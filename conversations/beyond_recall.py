@@ -42,18 +42,8 @@ def said_later(owner, best: Candidate, question: Question, subject: set[str]) ->
     words = search.sanitise(" ".join(terms)).terms
     if not words:
         return []
-    found = search.keyword_candidates(
-        owner_id=owner.pk,
-        match=search.match_expression(tuple(words)),
-        limit=LATER_SCAN,
-        include_archived=False,
-    )
-    later = (
-        Memory.everything.select_related("act")
-        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__gt=best.said_on)
-        .exclude(kind=Memory.Kind.REPLY)
-        .exclude(pk=best.hit.memory_id)
-    )
+    later = _naming_any(owner, words, LATER_SCAN).filter(created_at__gt=best.said_on)
+    later = later.exclude(pk=best.hit.memory_id)
     hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
     return candidates_of(hits, rank_from=LATER_RANK)
 
@@ -174,15 +164,21 @@ def naming(owner, word: str, *, before) -> list[Candidate]:
     words = search.sanitise(word).terms
     if owner is None or not words:
         return []
+    named = _naming_any(owner, words, NAMING_SCAN).filter(created_at__lte=before)
+    return candidates_of([Hit(m.pk, m, 0.0, {}) for m in named], rank_from=LATER_RANK)
+
+
+def _naming_any(owner, words: list[str], limit: int):
+    """The member's rows (not the assistant's replies) that name any of ``words``, by their own
+    keyword index: its best ``limit`` matches."""
     found = search.keyword_candidates(
         owner_id=owner.pk,
         match=search.match_expression(tuple(words)),
-        limit=NAMING_SCAN,
+        limit=limit,
         include_archived=False,
     )
-    named = (
+    return (
         Memory.everything.select_related("act")
-        .filter(owner=owner, pk__in=[pk for pk, _ in found], created_at__lte=before)
+        .filter(owner=owner, pk__in=[pk for pk, _ in found])
         .exclude(kind=Memory.Kind.REPLY)
     )
-    return candidates_of([Hit(m.pk, m, 0.0, {}) for m in named], rank_from=LATER_RANK)

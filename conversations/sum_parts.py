@@ -1,4 +1,5 @@
-"""The parts a question asks to add up or take off (conversations/sums.py works the sum out):
+"""What sum a question asks for (conversations/sums.py works it out): a difference, a total, and
+the parts it asks to add up or take off:
 "entry + trainers", "the piano itself, the movers and the first tuning", "the dress n hair";
 "once the rebate comes through", "minus the early bird discount", "after the deposit".
 
@@ -35,12 +36,24 @@ _SUM_WORDS = frozenset(
 _NOT_THE_THING = frozenset("itself themselves alone only just".split())
 MOST_WORDS = 3  # a part is a thing's few words: "the pe kit", "the early bird discount"
 
-# A total: said so, or the things joined with "+" or "plus".
-_TOTAL = re.compile(
-    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all)\b|"
-    r"\+|\bplus\b",
+# Questions that ask for a sum worked out from what was said: a difference ("how much under
+# budget", "how much did switching save", "how much do I still owe") or a total of so many at a
+# price each ("how much will 40 planters at $22 each come to").
+DIFFERENCE = re.compile(
+    r"\bhow much (?:more|less|extra|over|under|cheaper|dearer|higher|lower)\b|"
+    r"\b(?:under|over) (?:the )?(?:budget|quote|estimate)\b|\bsave[ds]?\b|\bsaving\b|"
+    r"\bstill owe\b|\bleft to pay\b|\bdifference\b",
     re.I,
 )
+# A total: "in total", "come to", "all in", "all up", "all told", or what so many brought in
+# ("how much did the tables bring in").
+TOTAL = re.compile(
+    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all|"
+    r"br(?:ing|ings|inging|ought) in)\b",
+    re.I,
+)
+# Things joined to be added: "entry + trainers", "tyres plus the service".
+_JOINED = re.compile(r"\+|\bplus\b", re.I)
 # How much something costs or comes to, for a part taken off.
 _HOW_MUCH = re.compile(
     r"\bhow much\b|\bcost|\bowe|\bbalance\b|\bleft\b|\bprice\b|\bcome to\b|\bpay", re.I
@@ -110,7 +123,8 @@ def _part(tokens: list[str], span: tuple[int, int]) -> Part | None:
 def parts_of(question: str) -> list[Part]:
     """The things a question asks to add up, each as its content words ("entry + trainers":
     {entry}, {trainer}); [] when it asks for no total or names fewer than two things."""
-    if not _TOTAL.search(normalise(question)):
+    text = normalise(question)
+    if not (TOTAL.search(text) or _JOINED.search(text)):
         return []
     tokens = _tokens(question)
     spans: list[tuple[int, int]] = []
@@ -175,3 +189,11 @@ def taken_off(question: str) -> list[Part]:
         if part := _part(tokens, span):
             parts.append(part)
     return parts
+
+
+def asks_for_a_sum(question: str) -> bool:
+    """Whether ``question`` asks for a difference or a total worked out from what was said."""
+    text = normalise(question)
+    return bool(
+        TOTAL.search(text) or DIFFERENCE.search(text) or parts_of(question) or taken_off(question)
+    )

@@ -21,37 +21,17 @@ from conversations.candidates import (
 )
 from conversations.questions import Question, content_terms, stem
 from conversations.sentence_values import counted_of, counts_said, how_far, nearest_first
-from conversations.sum_parts import Part, parts_of, taken_off, without_taken_off
+from conversations.sum_parts import (
+    DIFFERENCE,
+    TOTAL,
+    Part,
+    parts_of,
+    taken_off,
+    without_taken_off,
+)
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out
-
-# Questions that ask for a sum worked out from what was said: a difference ("how much under
-# budget", "how much did switching save", "how much do I still owe") or a total of so many at a
-# price each ("how much will 40 planters at $22 each come to").
-DIFFERENCE = re.compile(
-    r"\bhow much (?:more|less|extra|over|under|cheaper|dearer|higher|lower)\b|"
-    r"\b(?:under|over) (?:the )?(?:budget|quote|estimate)\b|\bsave[ds]?\b|\bsaving\b|"
-    r"\bstill owe\b|\bleft to pay\b|\bdifference\b",
-    re.I,
-)
-
-
-# A total: "in total", "come to", "all in", "all up", "all told", or what so many brought in
-# ("how much did the tables bring in").
-TOTAL = re.compile(
-    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all|"
-    r"br(?:ing|ings|inging|ought) in)\b",
-    re.I,
-)
-
-
-def asks_for_a_sum(question: str) -> bool:
-    """Whether ``question`` asks for a difference or a total worked out from what was said."""
-    text = normalise(question)
-    return bool(
-        TOTAL.search(text) or DIFFERENCE.search(text) or parts_of(question) or taken_off(question)
-    )
 
 
 def amounts_in(candidate: Candidate) -> list:

@@ -155,3 +155,32 @@ def test_one_figure_for_two_parts_gives_no_total(alice, index):
 
     assert not answer.text.startswith("£1,280")
     assert "(flights)" not in answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "+ + +",
+        "what did + and & plus come to",
+        "total " + "the tent, " * 400 + "and the stove",
+        "how much minus minus less after once once",
+        "whats the half cost me so far, entry + trainers",
+        "\x00 entry + trainers \u202e total",
+        "how much after the " + "9" * 400,
+    ],
+)
+def test_a_hostile_sum_question_gets_an_answer_not_an_error(alice, index, question):
+    _said(
+        alice,
+        10,
+        "entry was " + "9" * 40,
+        "got new trainers",
+        "were £" + "9" * 40 + " but " + "1" * 30 + " w/ discount",
+        "+ + + and and , , minus less after once",
+    )
+    index(alice)
+
+    answer = ask(alice, question)
+
+    assert answer.kind in {"answer", "no_memory"}
+    assert answer.text
