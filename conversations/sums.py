@@ -285,8 +285,9 @@ _WORD = re.compile(r"[\w'’]+")
 def _said_of_part(at: int, sentence: str, heads: frozenset[str]) -> str | None:
     """Which of the parts (by the stems of their heads) a figure said at ``at`` is said of:
     the one named last before it in its clause ("the movers charged $380"), else the one named
-    first after it there ("$380 for the movers"), else the one named last before it ("Piano
-    movers, obviously … quoted $380"), else the first after it; None when none is named."""
+    first after it there ("$380 for the movers"), else the one the sentence names ("Réjean
+    tuned it … $140"); "" when it names several and none in the figure's clause, None when it
+    names none."""
     named = [(m.start(), stem(m.group(0))) for m in _WORD.finditer(sentence)]
     named = [(place, word) for place, word in named if word in heads]
     if not named:
@@ -298,10 +299,15 @@ def _said_of_part(at: int, sentence: str, heads: frozenset[str]) -> str | None:
     after = [word for place, word in named if place > at]
     in_clause_before = [word for place, word in named if begin < place < at]
     in_clause_after = [word for place, word in named if at < place < finish]
-    for found, last in ((in_clause_before, True), (in_clause_after, False), (before, True)):
-        if found:
-            return found[-1] if last else found[0]
-    return after[0]
+    if in_clause_before:
+        return in_clause_before[-1]
+    if in_clause_after:
+        return in_clause_after[0]
+    if len({word for _, word in named}) > 1:
+        # Said apart from the several parts named: "dress hair makeup shoes car tix … dom said
+        # 1k" is a budget for them all, not the hair's.
+        return ""
+    return before[-1] if before else after[0]
 
 
 def _figures_of(
