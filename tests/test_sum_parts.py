@@ -184,3 +184,13 @@ def test_a_hostile_sum_question_gets_an_answer_not_an_error(alice, index, questi
 
     assert answer.kind in {"answer", "no_memory"}
     assert answer.text
+
+
+def test_a_budget_said_after_a_list_of_things_is_no_one_things_figure(alice, index):
+    _said(alice, 60, "formal budget: dress hair makeup shoes car tix … its 1.2k all up")
+    _said(alice, 20, "DRESS BOUGHT!! the green satin one, 395")
+    index(alice)
+
+    answer = ask(alice, "what have the dress n hair come to all up")
+
+    assert "(hair)" not in answer.text
