@@ -443,17 +443,29 @@ def still_held(found: list[tuple[int, object]], sentence: str) -> list[tuple[int
     """The values of ``found`` (each with where it is said) that still hold: not said as no
     longer so ("not 3pm"), nor said before a correction that gives another ("at 9:15 … wait
     no, 9:45")."""
-    struck = [value for at, value in found if values.struck_out(sentence, at)]
+    gone = [
+        values.struck_out(sentence, at)
+        or ((end := _end(at, value)) is not None and values.called_off(sentence, end))
+        for at, value in found
+    ]
+    struck = [value for (_, value), off in zip(found, gone, strict=True) if off]
     # "1900 … sorry 1950 not 1900": a value struck out is struck wherever it was said before.
     held = [
         (at, value)
-        for at, value in found
-        if not values.struck_out(sentence, at) and not any(_alike(value, s) for s in struck)
+        for (at, value), off in zip(found, gone, strict=True)
+        if not off and not any(_alike(value, s) for s in struck)
     ]
     corrected = values.corrected_from(sentence)
     if corrected is not None and any(at >= corrected for at, _ in held):
         held = [(at, value) for at, value in held if at >= corrected]
     return held
+
+
+def _end(at: int, value: object) -> int | None:
+    """Where a value read ends in its sentence (None for a bare count, read without its span)."""
+    if isinstance(value, places.Place):
+        return at + len(value.words)
+    return getattr(value, "end", None)
 
 
 def _alike(one: object, other: object) -> bool:

@@ -77,6 +77,30 @@ def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value
 
 
 @pytest.mark.parametrize(
+    ("sentence", "kind", "value"),
+    [
+        ("tues is off now, doing thurs instead", "date", "Thursday 4 June 2026"),
+        ("the red lion fell through so drinks at the crown", "place", "crown"),
+        ("St Marys hall is closed for repairs, rehearsal moved to the library", "place", "library"),
+        ("Camden venue cancelled last minute, gig is at the Roundhouse now", "place", "Roundhouse"),
+        ("the fox double booked us, partys at the cricket club now", "place", "cricket club"),
+        # What is called off in the next sentence is the next sentence's subject.
+        (
+            "han has moved the wedding … sat 19 sept. the quinta double booked them",
+            "date",
+            "Saturday 19 September 2026",
+        ),
+        # A sum off is no sum called off.
+        ("farquharson approved it, + 150 off may rent for the hot water", "amount", "150"),
+    ],
+)
+def test_a_value_called_off_after_it_is_said_is_not_the_one_given(sentence, kind, value):
+    """ "X cancelled", "X fell through", "X is off", "X double booked", "X closed": what
+    replaced it holds."""
+    assert sentence_values.value_in(sentence, kind, said_on=SAID_ON) == value
+
+
+@pytest.mark.parametrize(
     ("sentence", "changed"),
     [
         ("they dropped us to £121 from August", True),

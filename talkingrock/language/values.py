@@ -209,6 +209,27 @@ def struck_out(text: str, start: int) -> bool:
     return bool(_STRUCK.search(text[max(0, start - 60) : start]))
 
 
+_NEW_SUBJECT = r"(?:the|a|an|they|we|he|she|it|i|you|his|her|their|our|my)\b"
+# A value said and then called off: "liverpool place cancelled on them", "tues is off now",
+# "the red lion fell through", "hessions closed for a refurb", "the fox double booked us".
+_CALLED_OFF = re.compile(
+    # by what the value names ("venue", "flights"), in the same sentence: not "sat 19 sept.
+    # the quinta double booked them", where something else did
+    rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?"
+    r"(?:(?:is|was|s|got|been|has been)\s+)?"
+    r"(?:cancell?ed|fell (?:through|thru)|double[- ]booked|closed|shut)\b|"
+    # "off" only as called off ("tues is off now"), not a sum off ("150 off may rent")
+    rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?(?:is|was|s)\s+off\b",
+    re.I,
+)
+
+
+def called_off(text: str, end: int) -> bool:
+    """Whether the value said just before ``end`` of ``text`` is said to be called off after
+    it ("liverpool place cancelled on them so its manchester now": Liverpool)."""
+    return bool(_CALLED_OFF.match(text[end : end + 40]))
+
+
 def strikes(text: str) -> list[int]:
     """Where the words after each "not", "instead of", "up from" … start: what follows is the
     value that no longer holds, if it is a value ("3:30 now, not the 3pm one": at "the")."""
