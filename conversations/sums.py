@@ -282,7 +282,7 @@ _CLAUSE_END = re.compile(r"[.;:!?()](?:\s|$)|[()]|,(?!\d)|\s[-–—]\s|…")
 _WORD = re.compile(r"[\w'’]+")
 
 
-def _said_of_part(at: int, sentence: str, heads: frozenset[str]) -> str | None:
+def _part_of_figure(at: int, sentence: str, heads: frozenset[str]) -> str | None:
     """Which of the parts (by the stems of their heads) a figure said at ``at`` is said of:
     the one named last before it in its clause ("the movers charged $380"), else the one named
     first after it there ("$380 for the movers"), else the one the sentence names ("Réjean
@@ -325,13 +325,15 @@ def _figures_of(
         far = how_far(a.start, sentence, part.terms)
         if far is None:
             continue
-        of = _said_of_part(a.start, sentence, heads) if heads else None
+        of = _part_of_figure(a.start, sentence, heads) if heads else None
         if of is None or of == stem(part.head):
             found.append((far, a))
     return sorted(found, key=lambda pair: (pair[0], pair[1].start))
 
 
-def _said_of(owner, part: Part, asked: Question, scored: list[Candidate], now, parts) -> list:
+def _sentences_naming(
+    owner, part: Part, asked: Question, scored: list[Candidate], now, parts
+) -> list:
     """The sentences that name ``part`` and give a sum, best first: naming its own word
     ("trainers"), more of its words, a sum said near them, more of what else the question is
     about ("the half"), then the one said last (a price changed is the later one). What the
@@ -383,7 +385,7 @@ def _each_part(owner, parts: list[Part], asked: Question, scored, now):
         best = next(
             (
                 (candidate, figures[0][1])
-                for candidate in _said_of(owner, part, asked, scored, now, parts)
+                for candidate in _sentences_naming(owner, part, asked, scored, now, parts)
                 if (figures := _figures_of(candidate, part, heads))
             ),
             None,
