@@ -9,7 +9,7 @@ import itertools
 import re
 from datetime import date, timedelta
 
-from conversations.questions import FILLER, stem
+from conversations.questions import FILLER, content_terms, stem
 from talkingrock.language import amounts, dates, names, places, spoken, tense, values
 from talkingrock.language.mentions import MON, WD
 from talkingrock.language.offline.lexicon import normalise
@@ -68,14 +68,12 @@ def value_in(
     if kind == "which":
         return which_of(sentence, about)
     if kind == "place":
-        found_places = nearest_first(
-            still_held(
-                [(p.start, p) for p in places.places_in(sentence) if _names_a_place(p.words)],
-                sentence,
-            ),
-            sentence,
-            about,
-        )
+        said = [(p.start, p) for p in places.places_in(sentence) if _names_a_place(p.words)]
+        found_places = nearest_first(still_held(said, sentence), sentence, about)
+        if not found_places and values.calls_something_off(sentence):
+            # Every place said is called off, or none is read: the one it is now, however it is
+            # typed ("lisbon flights got cancelled so were doing porto instead").
+            return place_now(sentence, said_on=said_on)
         return found_places[0][1].words if found_places else ""
     if kind in ("schedule", "time", "date"):
         return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
@@ -84,6 +82,24 @@ def value_in(
     if kind == "number":
         return _number_of(sentence, about)
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+# The place a change of place lands on: "so its manchester now", "were doing porto instead".
+_PLACE_NOW = re.compile(
+    r"\b(?:it['’]?s|its|doing|going to|off to|back to|switched to|moved to)\s+(?:the\s+)?"
+    r"(?P<place>[a-z][\w'’-]*(?:\s+[a-z][\w'’-]*)?)\s+(?:now|instead)\b",
+    re.I,
+)
+
+
+def place_now(sentence: str, *, said_on: date) -> str:
+    """The place a sentence says it is now, after calling another off ("its the old mill
+    now"); "" when it says none, or what it says is a day or a time ("its thursday now")."""
+    for match in _PLACE_NOW.finditer(sentence):
+        words = match.group("place")
+        if content_terms(words) and not dates.find(words, today=said_on):
+            return words
+    return ""
 
 
 def _names_a_place(words: str) -> bool:

@@ -90,6 +90,12 @@ def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value
             "date",
             "Saturday 19 September 2026",
         ),
+        # The place it is now, typed lower-case after "its" or "doing", once another is off.
+        ("liverpool place cancelled on them so its manchester now", "place", "manchester"),
+        ("the barn venue cancelled on us, its the golf club now", "place", "golf club"),
+        ("lisbon flights got cancelled so were doing porto instead", "place", "porto"),
+        ("the hall is closed so its thursday now", "place", ""),
+        ("its bin day now", "place", ""),
         # A sum off is no sum called off.
         ("farquharson approved it, + 150 off may rent for the hot water", "amount", "150"),
     ],

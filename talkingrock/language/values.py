@@ -210,18 +210,27 @@ def struck_out(text: str, start: int) -> bool:
 
 
 _NEW_SUBJECT = r"(?:the|a|an|they|we|he|she|it|i|you|his|her|their|our|my)\b"
+# The words that call a thing off ("is off" is read apart: "150 off may rent" calls nothing off).
+_OFF = r"(?:cancell?ed|fell (?:through|thru)|double[- ]booked|closed|shut)\b"
+_IS_OFF = r"(?:is|was|s)\s+off\b"
 # A value said and then called off: "liverpool place cancelled on them", "tues is off now",
 # "the red lion fell through", "hessions closed for a refurb", "the fox double booked us".
 _CALLED_OFF = re.compile(
     # by what the value names ("venue", "flights"), in the same sentence: not "sat 19 sept.
     # the quinta double booked them", where something else did
     rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?"
-    r"(?:(?:is|was|s|got|been|has been)\s+)?"
-    r"(?:cancell?ed|fell (?:through|thru)|double[- ]booked|closed|shut)\b|"
-    # "off" only as called off ("tues is off now"), not a sum off ("150 off may rent")
-    rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?(?:is|was|s)\s+off\b",
+    rf"(?:(?:is|was|s|got|been|has been)\s+)?{_OFF}|"
+    rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?{_IS_OFF}",
     re.I,
 )
+
+
+_CALLS_OFF = re.compile(rf"\b{_OFF}|\b{_IS_OFF}", re.I)
+
+
+def calls_something_off(text: str) -> bool:
+    """Whether ``text`` says something was called off ("the barn venue cancelled on us")."""
+    return bool(_CALLS_OFF.search(text or ""))
 
 
 def called_off(text: str, end: int) -> bool:
