@@ -358,12 +358,14 @@ def answer_question(
     ):
         # "once the rebate comes through": what it came to, less the part taken off.
         sum_said, added = less
+        if current not in added:
+            before = None  # what replaced what is said only beside the figure it replaced
         lines = [sum_said] + [
             _line(c, asked, now=now, lead=c is current)
             + (_replaced(c, before, asked, now=now) if c is current else "")
             for c in added
         ]
-        chosen = added
+        chosen = added + ([before] if before else [])
     else:
         for other in _also_needed(owner, question, asked, chosen, scored):
             lines.append(_line(other, asked, now=now, lead=False))

@@ -153,7 +153,7 @@ _ASKS = (
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     # "what did the job come to in the end": a total asked for
-    ("amount", re.compile(r"\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b))|\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("amount", re.compile(r"\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"

@@ -73,7 +73,7 @@ def value_in(
         if not found_places and values.calls_something_off(sentence):
             # Every place said is called off, or none is read: the one it is now, however it is
             # typed ("lisbon flights got cancelled so were doing porto instead").
-            return place_now(sentence, said_on=said_on)
+            return _place_now(sentence, said_on=said_on)
         return found_places[0][1].words if found_places else ""
     if kind in ("schedule", "time", "date"):
         return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
@@ -92,7 +92,7 @@ _PLACE_NOW = re.compile(
 )
 
 
-def place_now(sentence: str, *, said_on: date) -> str:
+def _place_now(sentence: str, *, said_on: date) -> str:
     """The place a sentence says it is now, after calling another off ("its the old mill
     now"); "" when it says none, or what it says is a day or a time ("its thursday now")."""
     for match in _PLACE_NOW.finditer(sentence):
@@ -509,10 +509,16 @@ def _days_now(found: list[tuple[int, dates.Mention]], sentence: str) -> list:
 
 def _said_now(sentence: str, at: int) -> bool:
     """Whether the clause of ``sentence`` that holds position ``at`` says "now"."""
+    start, stop = clause_around(sentence, at)
+    return re.search(r"\bnow\b", sentence[start:stop], re.I) is not None
+
+
+def clause_around(sentence: str, at: int) -> tuple[int, int]:
+    """Where the clause of ``sentence`` that holds position ``at`` starts and stops."""
     ends = [0] + [m.end() for m in _MESSAGE_CLAUSE_END.finditer(sentence)] + [len(sentence)]
     start = max(end for end in ends if end <= at)
     stop = min((end for end in ends if end > at), default=len(sentence))
-    return re.search(r"\bnow\b", sentence[start:stop], re.I) is not None
+    return start, stop
 
 
 DAY_SAID_AS = ("date", "day", "weekday", "relative")
@@ -521,13 +527,15 @@ DAY_SAID_AS = ("date", "day", "weekday", "relative")
 def nearest_first(found: list[tuple[int, object]], sentence: str, about: frozenset[str]):
     """Values in order of how near they are said to the words the question is about (in the
     order said, when it names none of them here)."""
-    if not _places(sentence, about):
+    if not named_at(sentence, about):
         return sorted(found, key=lambda pair: pair[0])
     return sorted(found, key=lambda pair: (how_far(pair[0], sentence, about), pair[0]))
 
 
-def _places(sentence: str, about: frozenset[str]) -> list[int]:
-    return [m.start() for m in re.finditer(r"[\w'’]+", sentence) if stem(m.group(0)) in about]
+def named_at(sentence: str, about: frozenset[str]) -> list[tuple[int, str]]:
+    """Where ``sentence`` says each of the words ``about`` (by stem), with the stem said."""
+    said = ((m.start(), stem(m.group(0))) for m in re.finditer(r"[\w'’]+", sentence))
+    return [(at, word) for at, word in said if word in about]
 
 
 def how_far(at: int, sentence: str, about: frozenset[str]) -> int | None:
@@ -536,7 +544,7 @@ def how_far(at: int, sentence: str, about: frozenset[str]) -> int | None:
     than the word is further off than it looks: "$900 cash, also no. Buckeye came in at
     $1,850" gives Buckeye's $1,850; "Priya emailed today: my start date has moved to Monday 27
     April" gives the 27th for the start."""
-    places = _places(sentence, about)
+    places = [at for at, _ in named_at(sentence, about)]
     if not places:
         return None
 

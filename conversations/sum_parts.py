@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conversations.questions import FILLER, content_terms
+from conversations.questions import FILLER, asks_for, content_terms
 from talkingrock.language.offline.lexicon import normalise
 
 _TOKEN = re.compile(r"[+&,:;?!()]|[^\s+&,:;?!()]+")
@@ -54,10 +54,6 @@ TOTAL = re.compile(
 )
 # Things joined to be added: "entry + trainers", "tyres plus the service".
 _JOINED = re.compile(r"\+|\bplus\b", re.I)
-# How much something costs or comes to, for a part taken off.
-_HOW_MUCH = re.compile(
-    r"\bhow much\b|\bcost|\bowe|\bbalance\b|\bleft\b|\bprice\b|\bcome to\b|\bpay", re.I
-)
 # A part taken off: "minus the …", "less the …" (not "how much less"), "after the …", "once
 # the … (comes through / is taken off)".
 _TAKEN_OFF = re.compile(r"\b(?:minus|(?<!much )less|after|once)\s+(?P<rest>.+)", re.I)
@@ -163,7 +159,7 @@ def without_taken_off(question: str) -> str:
     """The question without the words of what it takes off: "so what's the solar actually
     cost us" of "so once the rebate comes through what's the solar actually cost us"."""
     text = normalise(question)
-    if not _HOW_MUCH.search(text):
+    if asks_for(question) != "amount":
         return text
     for match in reversed(list(_TAKEN_OFF.finditer(text))):
         rest = match.group("rest")
@@ -177,7 +173,7 @@ def taken_off(question: str) -> list[Part]:
     """The things a question asks to take off what something costs ("once the rebate comes
     through": {rebate}), each as its content words; [] when it asks for none."""
     text = normalise(question)
-    if not _HOW_MUCH.search(text):
+    if asks_for(question) != "amount":
         return []
     parts = []
     for match in _TAKEN_OFF.finditer(text):

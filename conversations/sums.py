@@ -20,7 +20,14 @@ from conversations.candidates import (
     share_of,
 )
 from conversations.questions import Question, content_terms, stem
-from conversations.sentence_values import counted_of, counts_said, how_far, nearest_first
+from conversations.sentence_values import (
+    clause_around,
+    counted_of,
+    counts_said,
+    how_far,
+    named_at,
+    nearest_first,
+)
 from conversations.sum_parts import (
     DIFFERENCE,
     TOTAL,
@@ -277,28 +284,18 @@ def _figure_after(candidate: Candidate, part: Part) -> list:
     return found
 
 
-# Where a clause ends, for the thing a figure is said of.
-_CLAUSE_END = re.compile(r"[.;:!?()](?:\s|$)|[()]|,(?!\d)|\s[-–—]\s|…")
-_WORD = re.compile(r"[\w'’]+")
-
-
 def _part_of_figure(at: int, sentence: str, heads: frozenset[str]) -> str | None:
     """Which of the parts (by the stems of their heads) a figure said at ``at`` is said of:
     the one named last before it in its clause ("the movers charged $380"), else the one named
     first after it there ("$380 for the movers"), else the one the sentence names ("Réjean
     tuned it … $140"); "" when it names several and none in the figure's clause, None when it
     names none."""
-    named = [(m.start(), stem(m.group(0))) for m in _WORD.finditer(sentence)]
-    named = [(place, word) for place, word in named if word in heads]
+    named = named_at(sentence, heads)
     if not named:
         return None
-    ends = [m.start() for m in _CLAUSE_END.finditer(sentence)]
-    begin = max((e for e in ends if e < at), default=-1)
-    finish = min((e for e in ends if e > at), default=len(sentence))
-    before = [word for place, word in named if place < at]
-    after = [word for place, word in named if place > at]
-    in_clause_before = [word for place, word in named if begin < place < at]
-    in_clause_after = [word for place, word in named if at < place < finish]
+    start, stop = clause_around(sentence, at)
+    in_clause_before = [word for place, word in named if start <= place < at]
+    in_clause_after = [word for place, word in named if at < place < stop]
     if in_clause_before:
         return in_clause_before[-1]
     if in_clause_after:
@@ -307,7 +304,7 @@ def _part_of_figure(at: int, sentence: str, heads: frozenset[str]) -> str | None
         # Said apart from the several parts named: "dress hair makeup shoes car tix … dom said
         # 1k" is a budget for them all, not the hair's.
         return ""
-    return before[-1] if before else after[0]
+    return named[0][1]
 
 
 def _figures_of(

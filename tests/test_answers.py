@@ -479,6 +479,7 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("when did the plumber come to fix the tap", "when did the plumber come to fix the tap", "date"),
         ("what was the balance once the deposit went", "what was the balance once the deposit went", "amount"),
         ("what i owed the builder in the end", "what i owed the builder in the end", "amount"),
+        ("what does the course come to minus the discount", "what does the course come to minus the discount", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):

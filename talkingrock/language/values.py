@@ -219,13 +219,12 @@ _CALLED_OFF = re.compile(
     # by what the value names ("venue", "flights"), in the same sentence: not "sat 19 sept.
     # the quinta double booked them", where something else did
     rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?"
-    rf"(?:(?:is|was|s|got|been|has been)\s+)?{_OFF}|"
-    rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?{_IS_OFF}",
+    rf"(?:(?:(?:is|was|s|got|been|has been)\s+)?{_OFF}|{_IS_OFF})",
     re.I,
 )
 
 
-_CALLS_OFF = re.compile(rf"\b{_OFF}|\b{_IS_OFF}", re.I)
+_CALLS_OFF = re.compile(rf"\b(?:{_OFF}|{_IS_OFF})", re.I)
 
 
 def calls_something_off(text: str) -> bool:
