@@ -4,6 +4,7 @@ sentence that names it, worked out with real SQLite, the real embedder and recal
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -113,7 +114,7 @@ def test_each_part_takes_its_own_figure_from_a_sentence_that_names_several(alice
 
 def test_a_part_taken_off_is_subtracted_from_what_the_thing_came_to(alice, index):
     _said(alice, 50, "solar panels are in, final bill from sunvolt is $9,210")
-    _said(alice, 20, "applied for the solar rebate, its $1,500 back once they approve it")
+    _said(alice, 20, "applied for the rebate, its $1,500 back once they approve it")
     index(alice)
 
     answer = ask(alice, "so once the rebate comes through what's the solar actually cost us")
@@ -194,3 +195,19 @@ def test_a_budget_said_after_a_list_of_things_is_no_one_things_figure(alice, ind
     answer = ask(alice, "what have the dress n hair come to all up")
 
     assert "(hair)" not in answer.text
+
+
+def test_every_sentence_a_sum_less_a_part_quotes_is_a_memory_it_used(alice, index):
+    """ "Why?" has an answer: what the reply quotes (the bill, the quote it replaced, the
+    rebate) is among the memories the answer rests on."""
+    _said(alice, 80, "solar quote from sunvolt is $8,950 for the panels")
+    _said(alice, 50, "solar panels are in, final bill from sunvolt is $9,210")
+    _said(alice, 20, "applied for the rebate, its $1,500 back once they approve it")
+    index(alice)
+
+    answer = ask(alice, "so once the rebate comes through what's the solar actually cost us")
+
+    assert answer.text.splitlines()[0] == "$7,710: $9,210 less $1,500 (rebate)"
+    used = " ".join(hit.memory.content for hit in answer.used)
+    for quoted in re.findall(r"“([^”]+)”", answer.text):
+        assert quoted.rstrip(".") in used, quoted
