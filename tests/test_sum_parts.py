@@ -114,7 +114,7 @@ def test_each_part_takes_its_own_figure_from_a_sentence_that_names_several(alice
 
 def test_a_part_taken_off_is_subtracted_from_what_the_thing_came_to(alice, index):
     _said(alice, 50, "solar panels are in, final bill from sunvolt is $9,210")
-    _said(alice, 20, "applied for the rebate, its $1,500 back once they approve it")
+    _said(alice, 20, "applied for the solar rebate, its $1,500 back once they approve it")
     index(alice)
 
     answer = ask(alice, "so once the rebate comes through what's the solar actually cost us")
