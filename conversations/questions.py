@@ -238,7 +238,13 @@ _ASKS_PREFERENCE = re.compile(
     r"\bdo(?:es)? better\b|\bup for\b|\b(?:have|had) a view\b|\bfeel about\b|\bwant(?:ed)? for\b|\bkeen on\b|"
     # "was i ok w diesel", "would she be happy with a bus", "is it better to go first thing"
     r"\b(?:am|is|are|was|were|would) (?:i|we|he|she|they|you)(?: be)? (?:ok|okay|alright|fine|happy)\b|"
-    r"\b(?:is it|would it be|is that|which is|what's|whats) better\b",
+    r"\b(?:is it|would it be|is that|which is|what's|whats) better\b|"
+    # advice asked on a choice someone put: "would that be better for him", "worth a go for
+    # biscuit?", "shd mia do a few lessons in that one", "should we do that for the battery",
+    # "did i ever say anything bout playin goalie"
+    r"\b(?:would|will) (?:that|this|it) be better\b|\bworth (?:a go|a try|trying)\b|"
+    r"\b(?:should|shd|shud) (?:i|we|he|she|they|[a-z]+) (?:just )?(?:do|go|get|try)\b|"
+    r"\b(?:did|do) (?:i|we) (?:ever )?say anything (?:about|bout|abt|on)\b",
     re.I,
 )
 
@@ -259,8 +265,12 @@ def asks_for(question: str) -> str | None:
 # a client", "what's the stall fee? bev's asking".
 _REASON = re.compile(
     r"(?:,\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
-    # or who wants the answer ("…, vet form wants it", "…, the school needs it")
-    r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
+    # or who wants the answer, or what someone else wants ("…, vet form wants it", "…, the
+    # school needs it", "…, her gran wants to chip in", "…, my bro needs a builder too")
+    r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\b(?!.*\b(?:what|when|where|who|which|how)\b)"
+    # or what the asker's memory is doing ("…, her name's gone right out of my head")
+    r"|[^,]*\b(?:my (?:head|mind|memory)|forg[eo]t(?:ten)?|can['’]?t remember)\b"
+    r"(?!.*\b(?:what|when|where|who|which|how)\b)"
     # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked"); what the
     # asker asked is what they ask about ("…, we asked about the rash")
     r"|(?:fyi\s+)?(?!(?:[\w'’]+\s+)?(?:i|we)\s)(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?"
@@ -269,7 +279,11 @@ _REASON = re.compile(
     r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
     # a reason run on without a comma: "now (that) I…" ("what room is gran in now im posting her
     # a parcel"), as "because" is
-    r"|(?<!\s)\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
+    r"|(?<!\s)\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b)"
+    # someone who wants to know, run on at the end ("where are we staying again mum wants to
+    # know", "… the insurance form wants the date")
+    r"|\s+(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,2}(?:wants|needs)\s+(?:to know|the (?:date|time|day|name|number))\b"
+    r"(?=\W*$))"
     r".*$",
     re.I,
 )

@@ -29,7 +29,8 @@ _SUM_WORDS = frozenset(
     """
     cost costs costing costed come comes came coming total totals altogether all pay paid pays
     paying spend spent spending price priced much many bring brought raise raised owe owed
-    gonna going knocked knock taken take off through
+    gonna going knocked knock taken take off through make makes made making earn earns earned
+    earning between combined together
     """.split()
 )
 # Words that say which, not what: "the piano itself", "the hotel alone".
@@ -48,7 +49,8 @@ DIFFERENCE = re.compile(
 # A total: "in total", "come to", "all in", "all up", "all told", or what so many brought in
 # ("how much did the tables bring in").
 TOTAL = re.compile(
-    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all|"
+    r"\b(?:in total|altogether|all together|come to|total|all (?:in|up|told)|in all|combined|"
+    r"between (?:them|the two|us)|"
     r"br(?:ing|ings|inging|ought) in)\b",
     re.I,
 )
