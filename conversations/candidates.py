@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from itertools import pairwise
 
 from django.db.models import Q
@@ -68,6 +68,9 @@ class Candidate:
     around: frozenset[str] = frozenset()  # the words of its conversation's other hits
     before: frozenset[str] = frozenset()  # a message's: the words of the turns just before it
     replies_to: str = ""  # a message's first sentence: the question the assistant asked before it
+    # the day of the plan an earlier word gave, which this later one may change: a day it says
+    # without a month is read in that month ("hen moved … 23rd", of a hen do on 16 May)
+    plan: date | None = None
 
     @property
     def context(self) -> frozenset[str]:
@@ -260,6 +263,7 @@ def held_value(
         said_on=timezone.localtime(candidate.said_on).date(),
         happened=happened,
         about=about,
+        plan=candidate.plan,
     )
     if not found and wanted == "preference" and _asks_which_wanted(candidate.replies_to):
         return candidate.sentence  # the reply says it: "No." to "do you want one?"
@@ -289,13 +293,16 @@ def time_only(candidate: Candidate, question: Question) -> bool:
     return bool(value) and value == held_value(candidate, "time", about=frozenset(question.weights))
 
 
-def continued(candidates: list[Candidate], question: Question) -> list[Candidate]:
+def continued(
+    candidates: list[Candidate], question: Question, *, named: bool = False
+) -> list[Candidate]:
     """What was said and what the member said next, read as one: "mareks quote finally came
     thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
     question but holds no value of the kind asked for (for "when did …", no day but the one it
     was told on; for "when …", a time and no day), once: the rest of the message when the
     sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else what the
-    member said next (``_told_next``)."""
+    member said next (``_told_next``). ``named``: the candidates are known to name what is asked
+    of (a later word found by its words), however little of the question they cover."""
     preference = question.wanted == "preference"
     if (
         question.wanted not in VALUE_KINDS
@@ -313,7 +320,7 @@ def continued(candidates: list[Candidate], question: Question) -> list[Candidate
             # ("rather petrol than diesel", then "dpf clogs on short runs")
             value_of(c, question)
             if preference
-            else question.coverage(c.terms, c.context) >= MIN_COVERAGE
+            else (named or question.coverage(c.terms, c.context) >= MIN_COVERAGE)
             and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
         )
     ]

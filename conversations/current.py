@@ -8,6 +8,7 @@ constants below, set on the development households with ``bench/answers.py``."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from django.utils import timezone
 
@@ -16,6 +17,7 @@ from conversations.candidates import (
     SUBJECT_SHARE,
     Candidate,
     any_value,
+    continued,
     coverage_of,
     held_value,
     is_narrative,
@@ -186,11 +188,12 @@ def current_and_before(
         return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
     if owner is not None and not question.about_the_past and subject:
-        scored = [
-            *scored,
-            *said_later(owner, best, question, subject),
-            *struck_later(owner, best, question),
-        ]
+        later = said_later(owner, best, question, subject)
+        # A later word that says the thing changed may give the new value a message on: "hen
+        # moved", then "23rd".
+        changes = [c for c in later if values.says_it_changed(c.sentence)]
+        scored = [*scored, *later, *continued(changes, question, named=True)]
+        scored += struck_later(owner, best, question)
     alike = [
         c
         for c in scored
@@ -200,6 +203,11 @@ def current_and_before(
             held_value(c, question.wanted, about=question.about)
             if question.wanted
             else any_value(c)
+        )
+        # and for what happened, a day it happened on: not a schedule ("mondays and thursdays")
+        and (
+            not question.happened
+            or held_value(c, question.wanted, happened=True, about=question.about)
         )
         and _tells_the_same(c, best, question, subject)
     ]
@@ -246,8 +254,24 @@ def current_and_before(
         if other and other != value and earlier.said_on.date() != current.said_on.date():
             if struck and not same_value(struck, other):
                 continue
-            return current, earlier
+            return _in_plan(current, earlier, question), earlier
     return current, None
+
+
+def _in_plan(current: Candidate, earlier: Candidate, question: Question) -> Candidate:
+    """``current`` read as a change of the plan ``earlier`` gave, when that plan was still
+    ahead: a day it names without a month is in the month nearest the plan's day ("hen moved",
+    "23rd", of a hen do on Saturday 16 May: 23 May, not the 23rd after the day it was said)."""
+    if question.wanted != "date" or earlier.said_on >= current.said_on:
+        return current
+    plan = dates.first_day(
+        value_of(earlier, question), today=timezone.localtime(earlier.said_on).date()
+    )
+    if plan is None or plan.day is None:
+        return current
+    if plan.day < timezone.localtime(current.said_on).date():
+        return current
+    return replace(current, plan=plan.day)
 
 
 def struck_in(candidate: Candidate, kind: str | None) -> str:

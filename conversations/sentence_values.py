@@ -40,13 +40,15 @@ def value_in(
     said_on: date,
     happened: bool = False,
     about: frozenset[str] = frozenset(),
+    plan: date | None = None,
 ) -> str:
     """The value of the kind asked for that ``sentence`` states, in plain words, read against
     the day it was said ("the 8th at 10:30" → "Tuesday 8 December 2026 at 10:30am"); "" when it
     states none. Of several, the one nearest the words the question is ``about`` ("her bill was
     1400 + the 850 consumer unit" → 850 for the consumer unit). ``happened``: the question asks
     when something happened, and a sentence that tells it happened without naming a day tells
-    it on the day it was said."""
+    it on the day it was said. ``plan``: the day of a plan the sentence may change, in whose
+    month a day said alone is read ("moved to the 20th", dates.find)."""
     if kind is None:
         return ""
     if kind == "name":
@@ -76,7 +78,9 @@ def value_in(
             return _place_now(sentence, said_on=said_on)
         return found_places[0][1].words if found_places else ""
     if kind in ("schedule", "time", "date"):
-        return _time_value(sentence, kind, said_on=said_on, happened=happened, about=about)
+        return _time_value(
+            sentence, kind, said_on=said_on, happened=happened, about=about, plan=plan
+        )
     if kind == "count":
         return _count_value(sentence, said_on=said_on, about=about)
     if kind == "number":
@@ -341,13 +345,19 @@ def same_day(struck: str, value: str) -> bool:
 
 
 def _time_value(
-    sentence: str, kind: str, *, said_on: date, happened: bool, about: frozenset[str]
+    sentence: str,
+    kind: str,
+    *,
+    said_on: date,
+    happened: bool,
+    about: frozenset[str],
+    plan: date | None = None,
 ) -> str:
     """A schedule, a time of day or a day (the kind "date"), as ``value_in`` reads it."""
     # Each date is read the way the verb before it tells time: "it came through on Tuesday"
     # looks back, "I'm taking her on the 2nd" ahead.
-    ahead = {m.start: m for m in dates.find(sentence, today=said_on)}
-    back = {m.start: m for m in dates.find(sentence, today=said_on, lean="past")}
+    ahead = {m.start: m for m in dates.find(sentence, today=said_on, plan=plan)}
+    back = {m.start: m for m in dates.find(sentence, today=said_on, lean="past", plan=plan)}
     found: list[tuple[int, dates.Mention]] = []
     lean = "future"
     for start, mention in ahead.items():
@@ -361,16 +371,21 @@ def _time_value(
     found = nearest_first(_days_now(still_held(found, sentence), sentence), sentence, about)
     mentions = [m for _, m in found]
     if kind == "schedule":
-        schedule = next((m.recurs for m in mentions if m.recurs), None)
-        if schedule is None:
+        said = next((m for m in mentions if m.recurs), None)
+        if said is None:
             return ""
+        schedule = said.recurs
+        at = f" at {spoken.spoken_time(said.time)}" if said.time else ""
         # "every 6 weeks, always tues first thing": the interval and the day said beside it.
         day = next((m.day for m in mentions if m.said_as == "weekday" and m.day), None)
         if "BYDAY" not in schedule.rule and day is not None:
-            return f"{schedule.words}, on {day:%A}"
-        return schedule.words
+            return f"{schedule.words}, on {day:%A}{at}"
+        return schedule.words + at
     if kind == "time":
         return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+    if happened:
+        # What happened, happened once: "mondays and thursdays nine thirty" is no day of it.
+        mentions = [m for m in mentions if m.recurs is None]
     corrected = values.corrected_from(sentence)
     for mention in mentions:
         at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
@@ -498,12 +513,13 @@ def _alike(one: object, other: object) -> bool:
 
 def _days_now(found: list[tuple[int, dates.Mention]], sentence: str) -> list:
     """Of the days ``sentence`` names where it tells a change, those said as the day now ("its
-    aug 8 + 9 in truro … so were doing the 15th to 22nd now"), when it says one so; its times
-    and schedules stay."""
+    aug 8 + 9 in truro … so were doing the 15th to 22nd now") or as the day it moved to
+    ("Charmaine phoned on Thursday, the move is pushed to the 28th"), when it says one so; its
+    times and schedules stay."""
     if not values.says_it_changed(sentence):
         return found
     days = {at for at, m in found if m.day is not None and m.recurs is None}
-    now = {at for at in days if _said_now(sentence, at)}
+    now = {at for at in days if _said_now(sentence, at) or tense.moved_to(sentence, at)}
     return [(at, m) for at, m in found if at in now or at not in days] if now else found
 
 

@@ -14,6 +14,7 @@ from conversations.models import Conversation, Message
 from memories import evidence
 from memories.models import Act, Memory
 from memories.recall import Hit, recall
+from talkingrock.language.spoken import ordinal, spoken
 
 NOW = timezone.now()
 
@@ -480,6 +481,25 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("what was the balance once the deposit went", "what was the balance once the deposit went", "amount"),
         ("what i owed the builder in the end", "what i owed the builder in the end", "amount"),
         ("what does the course come to minus the discount", "what does the course come to minus the discount", "amount"),
+        # what someone else wants, after a comma, whatever it is
+        ("how much are the tickets now, her gran wants to chip in", "how much are the tickets now", "amount"),
+        ("who r we using for the flat, my bro needs a builder too", "who r we using for the flat", "name"),
+        # the asker's memory, after a comma
+        ("who's the lady at the home, her name's gone right out of my head", "who's the lady at the home", "name"),
+        ("what's the gate code, i forgot it again", "what's the gate code", None),
+        # who wants to know, run on at the end with no comma
+        ("where are we staying in rarotonga again mum wants to know", "where are we staying in rarotonga", "place"),
+        ("when was it hemi came round the insurance form wants the date", "when was it hemi came round", "date"),
+        # but not a question that goes on to ask
+        ("how much does jo want, and when does she need it", "how much does jo want, and when does she need it", "amount"),
+        # "wen" typed for "when"
+        ("wen does sipho start on site", "wen does sipho start on site", "date"),
+        # advice asked on a choice someone put is asked of what the member would rather
+        ("charmaine says a bigger unit came free upstairs, would that be better for him?", "charmaine says a bigger unit came free upstairs, would that be better for him?", "preference"),
+        ("okes at work swear by an e-collar trainer. worth a go for biscuit?", "okes at work swear by an e-collar trainer. worth a go for biscuit?", "preference"),
+        ("glenn has a manual free now, shd mia do a few lessons in that one", "glenn has a manual free now, shd mia do a few lessons in that one", "preference"),
+        ("did i ever say anything bout playing goalie", "did i ever say anything bout playing goalie", "preference"),
+        ("when should we get the car serviced", "when should we get the car serviced", "date"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1402,3 +1422,68 @@ def test_a_message_is_read_on_from_the_sentence_that_names_the_thing_asked(alice
         c.sentence.startswith("first, I bought the piano. …") and "$1,200" in c.sentence
         for c in read_on
     ), [c.sentence for c in read_on]
+
+
+def _day_of_month(day: date) -> str:
+    return f"{day.day}{ordinal(day.day)[len(str(day.day)) :]}"
+
+
+def test_a_day_said_alone_as_a_change_is_read_in_the_month_of_the_plan(alice, index):
+    """ "the hen do is on <a day six weeks off>", then weeks later "hen moved", "<the day three
+    days on>th": the new day is read in the month of the plan it moves, not as the next day of
+    that number after it was said, and the plan is what it replaced."""
+    told = NOW - timedelta(days=10)
+    planned = (told + timedelta(days=40)).date()
+    moved = planned + timedelta(days=3)
+    for days, said in ((90, "gem got the job!! so proud"), (70, "gem's coming round sunday")):
+        _said_in_a_conversation(alice, NOW - timedelta(days=days), said)
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        f"gems hen do finally has a date, its {planned.day} {planned:%B}",
+    )
+    _said_in_a_conversation(
+        alice, told, "hen moved", _day_of_month(moved), apart=timedelta(minutes=1)
+    )
+    index(alice)
+
+    answer = ask(alice, "when is gems hen do again")
+
+    lead = answer.text.splitlines()[0]
+    assert lead.startswith(spoken(moved, weekday=True)), answer.text
+    assert f"before: {spoken(planned, weekday=True)}" in lead
+
+
+def test_the_day_something_happened_is_never_a_schedule_said_later(alice, index):
+    """ "dads knee op is tuesday the 14th", then "physio mondays and thursdays at 9:30, sal
+    can't do thursdays anymore": asked when the op was, the answer is its day; the schedule,
+    said later and changed, is no day of it."""
+    op = (NOW - timedelta(days=40)).date()
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=50),
+        f"dads knee we finally got the date, its {op:%A} the {_day_of_month(op)} at northgate",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=5),
+        "dads knee is doing well, still mondays and thursdays nine thirty at the physio but "
+        "gina cant do thursdays anymore so sal is taking him",
+    )
+    index(alice)
+
+    answer = ask(alice, "when did dad actually have his knee done")
+
+    assert answer.text.startswith(spoken(op, weekday=True)), answer.text
+
+
+def test_a_total_of_two_things_between_them(alice, index):
+    """ "how much have the sizzle n the hangi made between them": each part's own figure,
+    added; the later one is not a new value of the earlier."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=60), "rugby fundraiser - sizzle made 1140")
+    _said_in_a_conversation(alice, NOW - timedelta(days=10), "rugby - hangi made 2310!!")
+    index(alice)
+
+    answer = ask(alice, "how much have the sizzle n the hangi made between them")
+
+    assert answer.text.splitlines()[0] == "3,450: 1,140 (sizzle) + 2,310 (hangi)", answer.text

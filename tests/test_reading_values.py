@@ -70,6 +70,17 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
             "Saturday 11 July 2026",
         ),
         ("grace oduya is playing for us now, paul broke his wrist", "name", "Grace Oduya"),
+        # Someone who can no longer do a day strikes it, typed with or without the apostrophe.
+        ("sam cant do mondays anymore", "schedule", ""),
+        ("oh n glenn can't do thurs anymore", "date", ""),
+        (
+            "tues n thurs now, sam cant do mondays anymore",
+            "schedule",
+            "weekly on Tuesday and Thursday",
+        ),
+        ("we can't make the 3pm one so 4:30", "time", "4:30pm"),
+        # "want" and "rent" end in "nt" and strike nothing
+        ("the rent is 640", "amount", "640"),
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):
@@ -263,6 +274,78 @@ def test_a_day_told_in_the_present_after_a_past_verb_lies_ahead(said, day):
 def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
     """ "moved to friday": a past verb, but the day is where the plan stands now."""
     assert sentence_values.value_in(said, "date", said_on=SAID_ON) == day
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [
+        # a time typed with a dot, where the text tells of a day, is a time; the days joined
+        # by "n" are one schedule, and its time is said with it
+        ("training mon n wed after school 4.15 at the park", "schedule",
+         "weekly on Monday and Wednesday at 4:15pm"),
+        ("tues and thurs now 5.30 under lights", "schedule", "weekly on Tuesday and Thursday at 5:30pm"),
+        ("booked her test thurs 13 aug 9.40 at porirua", "date", "Thursday 13 August 2026 at 9:40am"),
+        ("the 10.30 train tomorrow", "time", "10:30am"),
+        # no day told, a sum, or a measure: no time
+        ("it came to 4.30 in the end", "time", ""),
+        ("£4.50 on tuesday", "time", ""),
+        ("paid 3.50 each on monday", "time", ""),
+        ("ran 10.25 km on sunday", "time", ""),
+    ],
+)  # fmt: skip
+def test_a_time_typed_with_a_dot_is_a_time_where_a_day_is_told(said, kind, value):
+    assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [("new date for the hen … 23rd … same price", "Tuesday 23 June 2026"),
+     ("23rd", "Tuesday 23 June 2026"),
+     ("when is it now? … on the 9th!", "Tuesday 9 June 2026")],
+)  # fmt: skip
+def test_a_day_of_the_month_typed_as_a_message_of_its_own_is_a_day(said, day):
+    """ "Moved to when?" "23rd": a day of the month alone in its message (a burst's messages
+    are read joined by "…") is a day, though no "the" or "on" comes before it."""
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == day
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["she came 2nd … lol", "he was 23rd in the race", "the 3rd floor … by the lift", "second"],
+)
+def test_a_place_in_a_race_or_a_floor_is_no_day(said):
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "plan", "day"),
+    [
+        # a test booked for 13 August, moved in June: the 20th of August, not of June
+        ("mias test moved to the 20th", date(2026, 8, 13), "Thursday 20 August 2026"),
+        ("hen moved … 23rd", date(2026, 7, 18), "Thursday 23 July 2026"),
+        # the nearest month's: the 2nd after a plan for the 30th is the next month's
+        ("pushed back to the 2nd", date(2026, 7, 30), "Sunday 2 August 2026"),
+        # a plan's month that has passed when it was said is no guide
+        ("moved to the 20th", date(2026, 5, 13), "Saturday 20 June 2026"),
+    ],
+)
+def test_a_day_said_alone_as_a_change_is_read_in_the_month_of_the_plan(said, plan, day):
+    """ "moved to the 20th", said in June of a test booked for 13 August, is 20 August: a day
+    of the month said without one is read in the month nearest the day of the plan it changes,
+    when that plan was still ahead."""
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON, plan=plan) == day
+
+
+def test_a_month_the_text_names_comes_before_the_plans():
+    said = "its aug 8 + 9 in truro so were doing the 15th now"
+    found = dates.find(said, today=SAID_ON, plan=date(2026, 7, 1))
+    assert [m.day for m in found] == [date(2026, 8, 8), date(2026, 8, 15)]
+
+
+def test_a_day_a_plan_is_moved_to_is_its_day_now_not_the_day_it_was_told():
+    """ "phoned on Thursday, the move is pushed to the 28th": the move is on the 28th."""
+    said = "Charmaine phoned on Thursday the move is pushed to the 28th because of the painters"
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == "Sunday 28 June 2026"
 
 
 @pytest.mark.parametrize(

@@ -63,6 +63,19 @@ _TIME_HALF = re.compile(
     rf"\b(?:(at|around|by)\s+)?half\s+(?:past\s+)?({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
 )
 _TIME_NAMED = re.compile(r"\b(?:(at|around|by)\s+)?(noon|midday|midnight)\b")
+# A time typed with a dot ("4.15", "at 9.40"), where the text tells of a day: a lead before it,
+# or a weekday, a month or a day's word anywhere in it ("training mon n wed after school 4.15",
+# "thurs 13 aug 9.40"). Not a sum: no currency before it, no unit or "each" after it.
+_TIME_DOTTED = re.compile(
+    r"(?<![£$€\d.,])\b(?:(at|@|around|about|by|from|till|until)\s*)?(\d{1,2})\.([0-5]\d)\b"
+    r"(?![.,]?\d)(?!\s*(?:%|k\b|m\b|[a-z]*\s*(?:quid|pounds?|dollars?|euros?|rand|bucks|each|"
+    r"per\b|an?\s+(?:hour|hr|week|wk|month|lesson|session|head|night|day)|kg|kms?\b|mi\b|miles?|"
+    r"litres?|liters?|l\b|hours?|hrs?\b|mins?\b|minutes?|percent)))"
+)
+_DAY_TOLD = re.compile(
+    rf"\b(?:(?:{WD})s?|(?:{MON})|today|tomorrow|tmrw|tonight|morning|afternoon|evening|arvo)\b",
+    re.I,
+)
 
 
 _EVENING = re.compile(r"\b(tonight|tonite|2nite|evening|night|nite|dinner|supper|drinks|pub)\b")
@@ -87,6 +100,7 @@ def read_times(f: Finder) -> list[Mention]:
     times = Finder(f.text, f.today, f.lean)
     times.low = f.low
     evening = _EVENING.search(f.low) is not None
+    days_told = _DAY_TOLD.search(f.text) is not None  # the text as typed: days read are masked
 
     def ampm(m: re.Match) -> dict | None:
         moment = clock_time(int(m[2]), int(m[3] or 0), m[4])
@@ -133,11 +147,24 @@ def read_times(f: Finder) -> list[Mention]:
         moment = clock_time(hour, 30, evening=evening) if 1 <= hour <= 12 else None
         return None if moment is None else {"time": moment, "lead": m[1] or ""}
 
+    def dotted(m: re.Match) -> dict | None:
+        if not (m[1] or days_told):
+            return None
+        hour, minute = int(m[2]), int(m[3])
+        if 13 <= hour <= 23:
+            moment = time(hour, minute)
+        elif 1 <= hour <= 12:
+            moment = clock_time(hour, minute, evening=evening)
+        else:
+            return None
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
     def named(m: re.Match) -> dict:
         return {"time": time(0, 0) if m[2] == "midnight" else time(12, 0), "lead": m[1] or ""}
 
     times.each(_TIME_AMPM, ampm, "time")
     times.each(_TIME_CLOCK, clock, "time")
+    times.each(_TIME_DOTTED, dotted, "time")
     times.each(_TIME_SPAN, span, "time")
     times.each(_TIME_AT, at, "time")
     times.each(_TIME_AT_WORDS, at_words, "time")
@@ -148,7 +175,12 @@ def read_times(f: Finder) -> list[Mention]:
     return times.found
 
 
-_JOIN = re.compile(r"^\s*(?:,|at|@|from|around|about|-|on)?\s*(?:at\s*)?$")
+# What may stand between a day and its time: "tmrw at 10:30", "tues n thurs now 5.30", "mon n
+# wed after school 4.15".
+_JOIN = re.compile(
+    r"^\s*(?:now\s*|(?:after|before)\s+(?:school|work)\s*)?(?:,|at|@|from|around|about|-|on)?"
+    r"\s*(?:at\s*)?$"
+)
 
 
 def attach_times(mentions: list[Mention], times: list[Mention], text: str) -> list[Mention]:

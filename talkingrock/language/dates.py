@@ -122,6 +122,12 @@ _COUNTED = (
     r"floor|place|go|attempt)s?"
 )
 _DAY_ONLY = re.compile(rf"\b(?:(?:{LEAD})\s+)?the\s+{SUFFIXED_DAY}\b(?!\s+{_COUNTED}\b)")
+# A day of the month typed as a message of its own, or a piece of a burst read as one text
+# (joined by "…"): "moved to when?", "23rd"; "on the 14th!". Figures only: "second" alone is no day.
+_DAY_ALONE = re.compile(
+    r"(?:^|(?<=…)|(?<=… )|(?<=\.\.\.)|(?<=\.\.\. ))(?:(?:" + LEAD + r")\s+)?(?:the\s+)?"
+    r"(\d{1,2})(?:st|nd|rd|th)()(?=\s*[.!]*\s*(?:$|…|\.\.\.))"
+)
 # A day whose month comes as an afterthought, after a break: "it's the 17th now … of August I
 # mean" (a change told in a burst of messages, read as one text).
 _DAY_THEN_MONTH = re.compile(
@@ -230,8 +236,8 @@ def _read_numeric_days(f: Finder) -> None:
 class _Days:
     """Readers of a day or a span of days, each for one pattern, against the day it was said."""
 
-    def __init__(self, today: date, lean: str, found: list[Mention]):
-        self.today, self.lean = today, lean
+    def __init__(self, today: date, lean: str, found: list[Mention], plan: date | None = None):
+        self.today, self.lean, self.plan = today, lean, plan
         self.found = found  # what the text was read to say so far
         # The days named with their month, by where they end in the text (``in_month_named``):
         # kept up as ``found`` grows, so a text of many days is read in a time that grows with
@@ -364,7 +370,7 @@ class _Days:
         number, lead = ordinal_of(m[1], m[2]), _lead_of(m.group(0))
         # A deadline ("deposit by the 20th") counts from today, whatever month was named.
         named = None if lead in DUE_LEADS else self.in_month_named(number, m.start())
-        day = named or _day_only(number, self.today, self.lean)
+        day = named or self.near_plan(number) or _day_only(number, self.today, self.lean)
         return None if day is None else {"day": day, "lead": lead}
 
     def in_month_named(self, number: int, at: int) -> date | None:
@@ -383,6 +389,14 @@ class _Days:
         if day is None or (day < self.today if self.lean == "future" else day > self.today):
             return None
         return day
+
+    def near_plan(self, number: int) -> date | None:
+        """Day ``number`` of the month nearest the day of the plan the text may change ("hen
+        moved … 23rd", of a hen do on Saturday 16 May: 23 May), unless that has passed."""
+        if self.plan is None:
+            return None
+        day = day_of_month_near(number, self.plan)
+        return day if day is not None and day >= self.today else None
 
     def month_alone(self, m: re.Match) -> dict | None:
         lead, word, year = m[1] or "", m[2], m[3]
@@ -412,8 +426,8 @@ class _Days:
         return {"period": (self.today - timedelta(days=14), self.today + timedelta(days=1))}
 
 
-def _read_days(f: Finder) -> None:
-    days = _Days(f.today, f.lean, f.found)
+def _read_days(f: Finder, plan: date | None) -> None:
+    days = _Days(f.today, f.lean, f.found, plan)
     f.each(_DAY_SPAN, days.day_span, "date")
     f.each(_MONTH_SPAN, days.month_span, "date")
     f.each(_DAY_MONTH, days.day_month, "date")
@@ -428,6 +442,7 @@ def _read_days(f: Finder) -> None:
     f.each(_WEEKDAY, days.weekday_alone, "weekday")
     f.each(_DAY_THEN_MONTH, days.day_then_month, "date")
     f.each(_DAY_ONLY, days.day_only, "day")
+    f.each(_DAY_ALONE, days.day_only, "day")
     f.each(_MONTH_ALONE, days.month_alone, "month")
     f.each(_YEAR_ALONE, days.year_alone, "year")
     f.each(_RECENTLY, days.recently, "period")
@@ -438,16 +453,20 @@ def _lead_of(said: str) -> str:
     return first if re.fullmatch(LEAD, first) else ""
 
 
-def find(text: str, *, today: date, lean: str = "future") -> list[Mention]:
+def find(
+    text: str, *, today: date, lean: str = "future", plan: date | None = None
+) -> list[Mention]:
     """Every date, time and schedule ``text`` names, in the order they are said, read against
     ``today`` (the day it was said). ``lean="past"``: what is said happened (or is asked
-    about) before today, so "the 3rd", "monday" and "3 march" are read backwards."""
+    about) before today, so "the 3rd", "monday" and "3 march" are read backwards. ``plan``:
+    the day of a plan the text may change; a day of the month said without one is read in
+    the month nearest it ("moved to the 20th" of a test on 13 August: 20 August)."""
     finder = Finder(text or "", today, lean)
     try:
         read_schedules(finder)
         _read_numeric_days(finder)
         times = read_times(finder)
-        _read_days(finder)
+        _read_days(finder, plan)
     except (ValueError, OverflowError):  # 31 February, year 10000: not a date, nothing read
         return []
     return sorted(attach_times(finder.found, times, finder.text), key=lambda m: m.start)

@@ -27,7 +27,7 @@ from talkingrock.language.mentions import (
 from talkingrock.language.spoken import ordinal
 
 # Not "-": "fri-sun" is a span of days, not a schedule.
-_RUN_SEPARATOR = r"(?:\s*(?:,|/|&|\+|\band\b|\bor\b)\s*|\s+)"
+_RUN_SEPARATOR = r"(?:\s*(?:,|/|&|\+|\band\b|\bn\b|\bor\b)\s*|\s+)"
 _WEEKDAY_RUN = re.compile(rf"\b({WD})\b\.?(?:{_RUN_SEPARATOR}({WD})\b\.?)+")
 # Plurals of the full names only: "tues" and "thurs" are abbreviations, not plurals.
 _FULL_DAYS = alternation(name.lower() for name in calendar.day_name)

@@ -78,6 +78,15 @@ _MOVED = frozenset(
 _TO = frozenset("to for till until til".split())
 
 
+def moved_to(text: str, at: int) -> bool:
+    """Whether the words just before position ``at`` of ``text`` move a plan there ("the move
+    is pushed to the 28th", "moved it back to the 3rd")."""
+    low = lowered(text or "")
+    before = re.findall(r"[a-z']+", low[max(at - _LOOK_BACK, 0) : at])[-6:]
+    own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
+    return _moved_to(before + own)
+
+
 def _moved_to(before: list[str]) -> bool:
     """Whether the words just before a date are a change of plan and its "to" ("moved to", "pushed
     it back to the"), so that the date is where the plan was moved."""

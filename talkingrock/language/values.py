@@ -175,10 +175,12 @@ PAST_WORDS = frozenset(word for phrase in _PAST_PHRASES for word in phrase.split
 
 
 # A value said as the one that no longer holds: "3:30 now, not 3pm", "hes not starting the
-# 8th", "$2,100 instead of the 1850", "up from £112", "18 months not 22".
+# 8th", "$2,100 instead of the 1850", "up from £112", "18 months not 22", "glenn cant do thurs
+# anymore".
 _STRIKE = (
     r"(?:\b(?:not|never|no longer|instead of|rather than|(?:up|down|moved|changed|pushed|"
-    r"switched|brought forward|back) from)|n['’]t)\s+(?:[a-z]+ing\s+)?"
+    r"switched|brought forward|back) from)|n['’]t|\b(?:can|don|won|couldn)t|\bcannot)"
+    r"\s+(?:[a-z]+ing\s+|(?:do|make|manage)\s+)?"
 )
 # The little words between those and the value: "not AT 3pm", "instead of THE 1850".
 TO_THE_VALUE = r"(?:(?:the|a|an|at|on|in|for|by|until|till|from|to|about|around)\s+)*"
