@@ -11,7 +11,7 @@ from dataclasses import replace
 from django.db.models import Q
 from django.utils import timezone
 
-from conversations.candidates import Candidate, candidates_of, value_of
+from conversations.candidates import Candidate, candidates_of, continued, value_of
 from conversations.models import Message
 from conversations.questions import Question, said_terms
 from conversations.sentence_values import day_of_month, replaced_in, same_day
@@ -91,7 +91,12 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
         elif said := before.get(message.pk):
             text = " … ".join([*said, c.sentence])
             read.append(replace(c, sentence=text, terms=said_terms(text)))
-    return read
+    # or the new value comes a message on: "our akl-raro on the 8th got cancelled", then "put
+    # us on thurs 9th instead"
+    bare_ones = [
+        c for c in striking if c.hit.memory.message is not None and not value_of(c, question)
+    ]
+    return read + continued(bare_ones, question, named=True)
 
 
 def _said_just_before(owner, messages: list[Message]) -> dict[int, list[str]]:

@@ -193,7 +193,25 @@ def current_and_before(
         # moved", then "23rd".
         changes = [c for c in later if values.says_it_changed(c.sentence)]
         scored = [*scored, *later, *continued(changes, question, named=True)]
-        scored += struck_later(owner, best, question)
+    # A later word that strikes out the very value the best one gives tells the same thing,
+    # though it names none of it: "our akl-raro on the 8th got cancelled … put us on thurs 9th".
+    striking = (
+        struck_later(owner, best, question)
+        if owner is not None and not question.about_the_past and subject
+        else []
+    )
+    if question.happened:
+        # What happened was called off, if at all, before it came: "hes not starting the 8th",
+        # said in June, is no word on drawings that came in on Friday 8 May.
+        day = dates.first_day(
+            value_of(best, question), today=timezone.localtime(best.said_on).date()
+        )
+        striking = [
+            c
+            for c in striking
+            if day is None or day.day is None or day.day >= timezone.localtime(c.said_on).date()
+        ]
+    scored = [*scored, *striking]
     alike = [
         c
         for c in scored
@@ -209,7 +227,7 @@ def current_and_before(
             not question.happened
             or held_value(c, question.wanted, happened=True, about=question.about)
         )
-        and _tells_the_same(c, best, question, subject)
+        and (any(c is struck for struck in striking) or _tells_the_same(c, best, question, subject))
     ]
     if question.happened and tense.lean_of(best.sentence) == "past":
         # What happened was told as done: a day told later is of another time ("this morning",

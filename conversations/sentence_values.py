@@ -294,6 +294,11 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
         said = _SAID_FIGURE.match(clause)
         if said:
             return said.group(0)
+    if kind in ("date", "time", "schedule"):
+        # A day called off after it is said: "our akl-raro on the 8th got cancelled".
+        for mention in dates.find(sentence, today=said_on):
+            if values.called_off(sentence, mention.end):
+                return value_in(mention.text, kind, said_on=said_on)
     return ""
 
 

@@ -1487,3 +1487,53 @@ def test_a_total_of_two_things_between_them(alice, index):
     answer = ask(alice, "how much have the sizzle n the hangi made between them")
 
     assert answer.text.splitlines()[0] == "3,450: 1,140 (sizzle) + 2,310 (hangi)", answer.text
+
+
+def test_a_later_word_that_calls_the_day_off_gives_the_new_one_a_message_on(alice, index):
+    """ "flights booked, out <day>", then weeks later "air nz emailed, our flight on the <day>
+    got cancelled" and "put us on <the next day> instead": the day that struck the first names
+    neither flights nor flying; the new day is read a message on, in the plan's month."""
+    told = NOW - timedelta(days=10)
+    planned = (told + timedelta(days=70)).date()
+    moved = planned + timedelta(days=1)
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=50),
+        f"flights booked!! we fly out {planned:%a} {planned.day} {planned:%B}",
+    )
+    _said_in_a_conversation(
+        alice,
+        told,
+        f"ugh. air nz emailed, our akl one on the {_day_of_month(planned)} got cancelled",
+        f"put us on {moved:%a} {_day_of_month(moved)} instead same time",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "what day do we fly out")
+
+    lead = answer.text.splitlines()[0]
+    assert lead.startswith(spoken(moved, weekday=True)), answer.text
+    assert f"before: {spoken(planned, weekday=True)}" in lead
+
+
+def test_what_happened_is_not_struck_by_a_later_word_on_another_thing(alice, index):
+    """ "the drawings came in on the <day>", then weeks later, of the builder, "hes not
+    starting the <same day of the next month>": what happened is not called off after it
+    happened, whatever day of the month it shares."""
+    came = (NOW - timedelta(days=45)).date()
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=44), f"deirdres drawings came in on the {_day_of_month(came)}"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        f"builder ran over so hes not starting the {_day_of_month(came)} 🙄",
+        "monday the 22nd now",
+        apart=timedelta(minutes=1),
+    )
+    index(alice)
+
+    answer = ask(alice, "when did deirdres drawings come in")
+
+    assert answer.text.startswith(spoken(came, weekday=True)), answer.text

@@ -336,6 +336,26 @@ def test_a_day_said_alone_as_a_change_is_read_in_the_month_of_the_plan(said, pla
     assert sentence_values.value_in(said, "date", said_on=SAID_ON, plan=plan) == day
 
 
+def test_a_weekday_and_day_said_as_a_change_is_the_one_nearest_the_plan():
+    """ "put us on thurs 9th instead", said in April of a flight on Wednesday 8 July: 9 July
+    (a Thursday too), not 9 April."""
+    said = "put us on thurs 9th instead same time"
+    assert (
+        sentence_values.value_in(said, "date", said_on=date(2026, 4, 24), plan=date(2026, 7, 8))
+        == "Thursday 9 July 2026"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "struck"),
+    [("air nz emailed, our flight on the 8th got cancelled", "Monday 8 June 2026"),
+     ("the thursday 11th slot fell through", "Thursday 11 June 2026"),
+     ("pickup on the 8th, we're all set", "")],
+)  # fmt: skip
+def test_a_day_called_off_after_it_is_said_is_the_one_replaced(said, struck):
+    assert sentence_values.replaced_in(said, "date", said_on=SAID_ON) == struck
+
+
 def test_a_month_the_text_names_comes_before_the_plans():
     said = "its aug 8 + 9 in truro so were doing the 15th now"
     found = dates.find(said, today=SAID_ON, plan=date(2026, 7, 1))

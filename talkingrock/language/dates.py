@@ -306,6 +306,13 @@ class _Days:
             for first in (this_month + relativedelta(months=n) for n in range(-12, 13))
         ]
         named = [d for d in named if d is not None and d.weekday() == wanted]
+        if self.plan is not None:
+            # Of those not past, the nearest the plan a change moves: "put us on thurs 9th
+            # instead", of a flight on 8 July, is 9 July.
+            ahead = [d for d in named if d >= self.today]
+            if ahead:
+                day = min(ahead, key=lambda d: abs((d - self.plan).days))
+                return {"day": day, "lead": _lead_of(m.group(0))}
         if day := _nearest(named, self.today, self.lean):
             return {"day": day, "lead": _lead_of(m.group(0))}
         day = _day_only(number, self.today, self.lean)
