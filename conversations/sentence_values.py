@@ -326,9 +326,11 @@ def _struck_day(sentence: str, start: int, clause: str, *, said_on: date) -> str
 
 # What a value struck out starts with, after the words that lead to it: a figure, a day or a
 # month ("not the 10th", "instead of £142", "not fri", "not may 5").
-_STRUCK_VALUE = re.compile(rf"{values.TO_THE_VALUE}(?:[£$€]?\d|(?:{MON}|{WD})\b)", re.I)
+_STRUCK_VALUE = re.compile(
+    rf"{values.TO_THE_VALUE}(?:(?:{amounts.SIGN})?\d|(?:{MON}|{WD})\b)", re.I
+)
 # A figure said bare, or a day with its month: "22", "8th-15th", "may 5".
-_SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?[£$€]?\d[\w:.,–-]*(?<![.,])", re.I)
+_SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?(?:{amounts.SIGN})?\d[\w:.,–-]*(?<![.,])", re.I)
 
 
 # A day as a value gives it: "Monday 3 August 2026".

@@ -185,6 +185,29 @@ def test_a_two_digit_number_is_a_sum_only_beside_a_word_of_money(said, value):
 @pytest.mark.parametrize(
     ("said", "shown"),
     [
+        ("tickets are R450 each", ["R450 each"]),
+        ("the levy is R9,850 a month", ["R9,850 a month"]),
+        ("Dad accepted R3.05 million for the house", ["R3,050,000"]),
+        # the rand's R only right against its figure, and only as a capital
+        ("R&B night at the club", []),
+        ("are r 2 of them coming", []),
+        ("row R 12 in the stand", []),
+    ],
+)
+def test_a_rand_amount_is_money(said, shown):
+    """ "R450": the rand's sign is a capital R right against the figure."""
+    assert [a.said() for a in amounts.find(said)] == shown
+
+
+def test_a_rand_amount_said_as_no_longer_so_is_struck():
+    said = "price went up again, R560 each not R450"
+    assert sentence_values.value_in(said, "amount", said_on=SAID_ON) == "R560 each"
+    assert sentence_values.replaced_in(said, "amount", said_on=SAID_ON) == "R450"
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
         ("its a fiver per 10 mins late", ["£5", "10 minutes"]),
         ("lent dan a tenner for the taxi", ["£10"]),
         ("£5 in coins and a fiver", ["£5", "£5"]),

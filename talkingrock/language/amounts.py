@@ -18,7 +18,10 @@ from decimal import Decimal, InvalidOperation
 
 from text_to_num import text2num
 
-CURRENCIES = {"£": "GBP", "$": "USD", "€": "EUR"}
+CURRENCIES = {"£": "GBP", "$": "USD", "€": "EUR", "R": "ZAR"}
+# A currency's sign before the figure: "£40", "$38,000", "€520", and the rand's capital R right
+# against its figure ("R450", "R4,500"; not "r 2", nor "R&B").
+SIGN = r"[£$€]|(?-i:R)(?=\d)"
 _CURRENCY_WORDS = {
     "pounds": "£", "quid": "£", "pound": "£", "dollars": "$", "dollar": "$", "bucks": "$",
     "euros": "€", "euro": "€", "p": "£",
@@ -91,7 +94,7 @@ def spoken_value(words: str) -> Decimal | None:
 
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _AMOUNT = re.compile(
-    rf"(?<![\w.,:/-])([£$€])?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
+    rf"(?<![\w.,:/-])({SIGN})?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
     rf"(?:\s?({_alternation(_MULTIPLIERS)})\b)?"
     rf"(?:\s?({_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})(?![a-z]))?"
     rf"(?:\s+({_alternation(_PER)})\b|\s+(?:a|an|per)\s+([a-z]{{3,}})(?![\w'’-]))?",
@@ -105,7 +108,7 @@ class Amount:
     start: int
     end: int
     value: Decimal
-    currency: str = ""  # "£", "$", "€" or ""
+    currency: str = ""  # "£", "$", "€", "R" or ""
     unit: str = ""  # "minutes", "miles", "percent"… or ""
     per: str = ""  # "month", "week", "year", "hour", "each" or ""
     each_of: str = ""  # what a price each is of, as said: "table" for "€40 a table"
@@ -158,7 +161,7 @@ def _said_ago(text: str, at: int, unit: str) -> bool:
 # A half said in words: "two and a half hours", "£3 and a half grand a month", "an hour and a
 # half".
 _AND_A_HALF = re.compile(
-    rf"(?<![\w.,-])(?P<symbol>[£$€])?\s?(?P<number>{_NUMBER}|{SPOKEN_NUMBER})\s+and\s+a\s+half\s+"
+    rf"(?<![\w.,-])(?P<symbol>{SIGN})?\s?(?P<number>{_NUMBER}|{SPOKEN_NUMBER})\s+and\s+a\s+half\s+"
     rf"(?:(?P<multiplier>{_alternation(_MULTIPLIERS)})\b\s*)?"
     rf"(?P<word>{_alternation(_UNITS)}|{_alternation(_CURRENCY_WORDS)})?"
     r"(?![\w'’-])"

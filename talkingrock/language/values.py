@@ -158,7 +158,7 @@ _CHANGED = re.compile(
     # a value said as the one that holds now: "£410 now", "monday 22nd now", "now at 5:15",
     # "now thurs 19 nov"
     r"|\d[\w:.,]*\s+now\b|\bnow (?:(?:at|on|is|its|it's|it’s|only|just)\s+)?"
-    rf"(?:[£$€]?\d|(?:{WD})s?\b)",
+    rf"(?:(?:{amounts.SIGN})?\d|(?:{WD})s?\b)",
     re.I,
 )
 # How a question asks for the earlier value ("what was the first quote?").
