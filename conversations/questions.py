@@ -289,12 +289,24 @@ _REASON = re.compile(
 )
 
 
+# What someone else wants, after a comma: an aside to a question about a value ("how much are
+# the tickets now, her gran wants to chip in"), but maybe the other choice in one about what the
+# member would rather ("did i want the blue one, tom wants the red"), where it stays.
+_SOMEONE_WANTS = re.compile(
+    r",\s*(?:[\w'’]+\s+){1,3}(?:wants|needs)\b(?!.*\b(?:what|when|where|who|which|how)\b).*$",
+    re.I,
+)
+
+
 def asked_part(question: str) -> str:
     """The sentences that ask (those with a question mark, when some have one), without a
     reason added after a comma ("…, need it for a form")."""
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
     asking = [p for p in parts if "?" in p] or parts
-    return _REASON.sub("", " ".join(asking)).strip() or question
+    asked = _REASON.sub("", " ".join(asking)).strip()
+    if asks_for(asked) != "preference":
+        asked = _SOMEONE_WANTS.sub("", asked).strip()
+    return asked or question
 
 
 @dataclass(frozen=True)

@@ -481,7 +481,10 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("what was the balance once the deposit went", "what was the balance once the deposit went", "amount"),
         ("what i owed the builder in the end", "what i owed the builder in the end", "amount"),
         ("what does the course come to minus the discount", "what does the course come to minus the discount", "amount"),
-        # what someone else wants may be what is asked about: it stays
+        # what someone else wants is an aside to a question about a value, but may be the other
+        # choice in one about what the member would rather: there it stays
+        ("how much are the tickets now, her gran wants to chip in", "how much are the tickets now", "amount"),
+        ("who r we using for the flat, my bro needs a builder too", "who r we using for the flat", "name"),
         ("did i want the blue one for the hall, tom wants the red", "did i want the blue one for the hall, tom wants the red", "preference"),
         # the asker's memory, after a comma
         ("who's the lady at the home, her name's gone right out of my head", "who's the lady at the home", "name"),
