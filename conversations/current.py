@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date
 
 from django.utils import timezone
 
@@ -187,31 +188,22 @@ def current_and_before(
     if question.wanted != "name" and not value_of(best, question):
         return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
+    striking: list[Candidate] = []
     if owner is not None and not question.about_the_past and subject:
         later = said_later(owner, best, question, subject)
         # A later word that says the thing changed may give the new value a message on: "hen
         # moved", then "23rd".
         changes = [c for c in later if values.says_it_changed(c.sentence)]
-        scored = [*scored, *later, *continued(changes, question, named=True)]
-    # A later word that strikes out the very value the best one gives tells the same thing,
-    # though it names none of it: "our akl-raro on the 8th got cancelled … put us on thurs 9th".
-    striking = (
-        struck_later(owner, best, question)
-        if owner is not None and not question.about_the_past and subject
-        else []
-    )
-    if question.happened:
-        # What happened was called off, if at all, before it came: "hes not starting the 8th",
-        # said in June, is no word on drawings that came in on Friday 8 May.
-        day = dates.first_day(
-            value_of(best, question), today=timezone.localtime(best.said_on).date()
-        )
-        striking = [
-            c
-            for c in striking
-            if day is None or day.day is None or day.day >= timezone.localtime(c.said_on).date()
-        ]
-    scored = [*scored, *striking]
+        # A later word that strikes out the very value the best one gives tells the same thing,
+        # though it names none of it: "our akl-raro on the 8th got cancelled … put us on thurs
+        # 9th".
+        striking = struck_later(owner, best, question)
+        if question.happened and (day := _day_of(best, question)) is not None:
+            # What happened was called off, if at all, before it came: "hes not starting the
+            # 8th", said in June, is no word on drawings that came in on Friday 8 May.
+            striking = [c for c in striking if day >= timezone.localtime(c.said_on).date()]
+        scored = [*scored, *later, *continued(changes, question, named=True), *striking]
+    struck_ids = {id(c) for c in striking}
     alike = [
         c
         for c in scored
@@ -227,7 +219,7 @@ def current_and_before(
             not question.happened
             or held_value(c, question.wanted, happened=True, about=question.about)
         )
-        and (any(c is struck for struck in striking) or _tells_the_same(c, best, question, subject))
+        and (id(c) in struck_ids or _tells_the_same(c, best, question, subject))
     ]
     if question.happened and tense.lean_of(best.sentence) == "past":
         # What happened was told as done: a day told later is of another time ("this morning",
@@ -282,14 +274,18 @@ def _in_plan(current: Candidate, earlier: Candidate, question: Question) -> Cand
     "23rd", of a hen do on Saturday 16 May: 23 May, not the 23rd after the day it was said)."""
     if question.wanted != "date" or earlier.said_on >= current.said_on:
         return current
-    plan = dates.first_day(
-        value_of(earlier, question), today=timezone.localtime(earlier.said_on).date()
+    plan = _day_of(earlier, question)
+    if plan is None or plan < timezone.localtime(current.said_on).date():
+        return current
+    return replace(current, plan=plan)
+
+
+def _day_of(candidate: Candidate, question: Question) -> date | None:
+    """The day the value ``candidate`` gives names, if it names one ("Saturday 16 May 2026")."""
+    said = dates.first_day(
+        value_of(candidate, question), today=timezone.localtime(candidate.said_on).date()
     )
-    if plan is None or plan.day is None:
-        return current
-    if plan.day < timezone.localtime(current.said_on).date():
-        return current
-    return replace(current, plan=plan.day)
+    return said.day if said is not None else None
 
 
 def struck_in(candidate: Candidate, kind: str | None) -> str:
