@@ -265,8 +265,8 @@ def asks_for(question: str) -> str | None:
 # a client", "what's the stall fee? bev's asking".
 _REASON = re.compile(
     r"(?:,\s*(?:(?:(?:i|we)\s+)?(?:need|needs|because|cos|coz|so i can|so we can)\b"
-    # or who wants the answer ("…, vet form wants it", "…, the school needs it"); not what
-    # someone else wants, which may be what is asked about ("…, tom wants the red one")
+    # or who wants the answer ("…, vet form wants it", "…, the school needs it"); what else
+    # someone wants is left out only of a question about a value (``_SOMEONE_WANTS``)
     r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
     # or what the asker's memory is doing ("…, her name's gone right out of my head")
     r"|[^,]*\b(?:my (?:head|mind|memory)|forg[eo]t(?:ten)?|can['’]?t remember)\b"

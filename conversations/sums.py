@@ -362,8 +362,9 @@ def _sentences_naming(
     return [c for _, c in sorted(found, key=lambda pair: pair[0], reverse=True)]
 
 
-def _figure(value) -> str:
-    return f"{value:,.0f}" if value == value.to_integral_value() else f"{value:,.2f}"
+def _sum_said(value, currency: str) -> str:
+    """A sum worked out, said as any sum is: "£161", "$7,710", "£12.50"."""
+    return amounts.Amount("", 0, 0, value, currency).said()
 
 
 def _same_kind(found: list) -> bool:
@@ -415,7 +416,7 @@ def parts_worked_out(
     said = " + ".join(
         f"{a.said() if a.currency else sign + a.said()} ({part.words})" for part, _, a in each
     )
-    return f"{sign}{_figure(total)}: {said}", _distinct([c for _, c, _ in each])
+    return f"{_sum_said(total, sign)}: {said}", _distinct([c for _, c, _ in each])
 
 
 def less_worked_out(
@@ -465,7 +466,7 @@ def less_worked_out(
     _, _, candidate, main = max(came_to, key=lambda found: found[:2])
     said = "".join(f" less {a.said()} ({part.words})" for part, _, a in each)
     return (
-        f"{main.currency}{_figure(main.value - off)}: {main.said()}{said}",
+        f"{_sum_said(main.value - off, main.currency)}: {main.said()}{said}",
         _distinct([candidate, *(c for _, c, _ in each)]),
     )
 

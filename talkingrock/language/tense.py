@@ -32,15 +32,7 @@ def lean_of(text: str, at: int | None = None) -> str:
     thing" looks ahead; "it came through on Tuesday" looks back)."""
     low = lowered(text or "")
     if at is not None:
-        # Within the sentence the date is said in: "sami made the swim meet!! its aug 8". Only
-        # the words just before it are read, so a text of many dates is read in a time that
-        # grows with its length, not with its square.
-        window = max(at - _LOOK_BACK, 0)
-        ends = _SENTENCE_END.finditer(low, window, at)
-        sentence_start = max((m.end() for m in ends), default=window)
-        before = re.findall(r"[a-z']+", low[sentence_start:at])[-6:]
-        # The date's own first word when it is its preposition ("for tues"), else none.
-        own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
+        before, own = _words_at(low, at)
         if _moved_to(before + own):
             return "future"
         for place, word in reversed(list(enumerate(before))):
@@ -81,10 +73,21 @@ _TO = frozenset("to for till until til".split())
 def moved_to(text: str, at: int) -> bool:
     """Whether the words just before position ``at`` of ``text`` move a plan there ("the move
     is pushed to the 28th", "moved it back to the 3rd")."""
-    low = lowered(text or "")
-    before = re.findall(r"[a-z']+", low[max(at - _LOOK_BACK, 0) : at])[-6:]
-    own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
+    before, own = _words_at(lowered(text or ""), at)
     return _moved_to(before + own)
+
+
+def _words_at(low: str, at: int) -> tuple[list[str], list[str]]:
+    """The words of its sentence just before position ``at`` of ``low`` (at most six), and the
+    first word at ``at`` when it is a preposition of a date ("for tues"). Only the words just
+    before are read, so a text of many dates is read in a time that grows with its length, not
+    with its square: "sami made the swim meet!! its aug 8"."""
+    window = max(at - _LOOK_BACK, 0)
+    ends = _SENTENCE_END.finditer(low, window, at)
+    sentence_start = max((m.end() for m in ends), default=window)
+    before = re.findall(r"[a-z']+", low[sentence_start:at])[-6:]
+    own = [w for w in re.findall(r"[a-z']+", low[at : at + 8])[:1] if w in _TO]
+    return before, own
 
 
 def _moved_to(before: list[str]) -> bool:
