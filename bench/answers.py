@@ -188,11 +188,12 @@ def _beyond_the_hits(question: dict, owner, at) -> str:
     """For an answer no hit held: whether one text holds it further down recall's list (its top
     ``WIDE_K``), in a text recall did not reach, or in no one text the member said or kept
     before the question (a sum, or words only several texts give together)."""
+    from conversations.questions import recalled_for
     from memories.models import Memory
     from memories.recall import recall
 
     key, year = key_of(question["answer"]), question["asked_on"][:4]
-    wide = recall(owner, question["question"], k=WIDE_K, at=at)
+    wide = recall(owner, recalled_for(question["question"]), k=WIDE_K, at=at)
     if any(holds(key, hit.memory.content, year) for hit in wide.hits):
         return "further"
     said = Memory.everything.filter(owner=owner, created_at__lte=at).values_list(
@@ -205,6 +206,7 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
     from django.conf import settings
 
     from conversations.answers import answer_question
+    from conversations.questions import recalled_for
     from memories.recall import recall
 
     for users, question in lived(household, via, order):
@@ -212,7 +214,7 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         at = asked_at(question)
         started = time.perf_counter()
         k = settings.TALKINGROCK_CONVERSATIONS["answer_memories"]  # as the chat asks
-        found = recall(owner, question["question"], k=k, at=at)
+        found = recall(owner, recalled_for(question["question"]), k=k, at=at)
         reply = answer_question(owner, question["question"], found, now=at)
         split["ms"].append(1000 * (time.perf_counter() - started))
         right = grade(question, reply)

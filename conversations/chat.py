@@ -70,7 +70,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         return _write(conversation, message, *_learn(owner, earlier, *parsed))
     found = recall(
         owner,
-        message.content,
+        questions.recalled_for(message.content),
         k=max(_config("context_memories"), _config("answer_memories")),
         purpose="chat",
         conversation=conversation,

@@ -113,6 +113,18 @@ def said_terms(text: str) -> frozenset[str]:
     return content_terms(text) | frozenset(joined)
 
 
+# A question asked after something said first, with no question mark: "theresa says she can't
+# find our deposit when did I pay that", "vet form wants the date. when was it".
+_ASKS_AFTER = re.compile(
+    r"(?<=\w)[.,;!]?\s+(?P<asks>(?:what|when|where|who|which|how)"
+    r"(?:\s+(?:much|many|long|often|time|day|date))?\s+(?:did|does|do|is|was|are|were|will|would|"
+    r"can|could|should|has|have|had)\s+(?:i|we|you|he|she|they|it|that|this)\b)"
+)
+_WHEN_FIRST = re.compile(r"^\W*(?:(?:um|so|ok|okay|oh|and|remind me|tell me)\W+)*(?:when|wen)\b")
+# Words said before a question starts: "um so what's our number per year".
+_SPOKEN_FIRST = frozenset("um umm uh erm er so ok okay oh right well and hey".split())
+
+
 def is_question(text: str) -> bool:
     """A question mark, a question word or auxiliary first, or "remind me"; also a question
     word followed by "again" ("gems hen do when n where again")."""
@@ -120,6 +132,8 @@ def is_question(text: str) -> bool:
     if "?" in plain:
         return True
     words = words_of(plain)
+    while words[:1] and words[0] in _SPOKEN_FIRST:  # "um so what's our number"
+        words = words[1:]
     if not words:
         return False
     first = words[0].replace("'", "").replace("’", "")
@@ -127,6 +141,7 @@ def is_question(text: str) -> bool:
         first in QUESTION_WORDS
         or first in AUXILIARIES
         or plain.startswith(("remind me", "tell me"))
+        or _ASKS_AFTER.search(plain)
     ):
         return True
     return words[-1] == "again" and any(w.replace("'", "") in QUESTION_WORDS for w in words)
@@ -255,7 +270,13 @@ def asks_for(question: str) -> str | None:
     yes-or-no question)."""
     text = normalise(question).lower()
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
+        asking = _ASKS_AFTER.search(text)
+        if asking and not _ASKING.search(text[: asking.start()]):
+            # "theresa cant find our deposit when did I pay that": what the asking clause asks
+            text = text[asking.start("asks") :]
         for kind, pattern in _ASKS:
+            if kind == "amount" and _WHEN_FIRST.match(text):
+                continue  # "when did I pay the deposit": a day, though it names a payment
             if pattern.search(text):
                 return kind
     return "preference" if _ASKS_PREFERENCE.search(text) else None
@@ -298,15 +319,65 @@ _SOMEONE_WANTS = re.compile(
 )
 
 
+# An aside run on after the question with no comma: about the asker ("whats the name of
+# kenzie's counselor again I want to send her a card", "what date did we land on I keep saying
+# the third"), or who is asking ("what was the price before they raised it renee is asking").
+_RUN_ON = re.compile(
+    r"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s(?!.*\b(?:what|when|where|who|which|how)\b)"
+    r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$)",
+    re.I,
+)
+_ASKING = re.compile(r"\b(?:what|when|where|who|which|how)(?:['’]?s)?\b", re.I)
+# Words a clause does not end on: after them an "I …" is part of the question ("what did I say
+# I wanted", "do you know if I booked it", "when did we decide I would go").
+_GOES_ON = frozenset(
+    """
+    a an the and or but of to in on at for with by from about into as n r u so
+    is are was were be been being am do does did doing have has had will would can could should
+    i we you he she they my our your his her their its it that
+    what whats when where who which why how if whether because cos coz bc since until till til
+    unless while before b4 after than once
+    say said says think thought know knew remember wonder mean guess hope wish ask asked decide
+    decided agree agreed tell told
+    """.split()
+)
+
+
+_ENDS_ON_PREPOSITION = re.compile(r"\b(?:to|for|with|at|on|in|from|about|of|by)\W*$", re.I)
+
+
+def _without_run_on(question: str) -> str:
+    for aside in _RUN_ON.finditer(question):
+        before = question[: aside.start()]
+        words = before.split()
+        if (
+            len(words) >= 3
+            # "how much was that workstand I wanted?": the question mark ends it, so it asks
+            and "?" not in question[aside.start() :]
+            # "who's the lady i must send the forms to": who the clause is of
+            and not _ENDS_ON_PREPOSITION.search(question[aside.start() :])
+            and words[-1].lower().strip(",.'’") not in _GOES_ON
+            and _ASKING.search(before)
+        ):
+            return before
+    return question
+
+
 def asked_part(question: str) -> str:
     """The sentences that ask (those with a question mark, when some have one), without a
-    reason added after a comma ("…, need it for a form")."""
+    reason added after a comma ("…, need it for a form") or an aside run on after it."""
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
     asking = [p for p in parts if "?" in p] or parts
-    asked = _REASON.sub("", " ".join(asking)).strip()
+    asked = _without_run_on(_REASON.sub("", " ".join(asking)).strip())
     if asks_for(asked) != "preference":
         asked = _SOMEONE_WANTS.sub("", asked).strip()
     return asked or question
+
+
+def recalled_for(message: str) -> str:
+    """What recall looks for, for a message: a question's asking part ("What's our boat
+    called again?" without "Rhys wants to look it up"), any other message whole."""
+    return asked_part(message) if is_question(message) else message
 
 
 @dataclass(frozen=True)
@@ -412,6 +483,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     past = values.asks_about_the_past(question)
     if past:
         frame = frame | values.PAST_WORDS
+    frame = frame | {stem(word) for word in frame}  # "what dates" as "what date"
     words = {}
     for word in words_of(text):
         term = stem(word)
@@ -422,6 +494,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
             and term not in FILLER
             and re.sub(r"['’]s$", "", word) not in FILLER
             and word not in frame
+            and term not in frame
         ):
             words.setdefault(term, word.replace("'", " ").replace("’", " ").split()[0])
     if not words:

@@ -393,6 +393,10 @@ def _time_value(
     if happened:
         # What happened, happened once: "mondays and thursdays nine thirty" is no day of it.
         mentions = [m for m in mentions if m.recurs is None]
+    else:
+        # Asked what is coming, a day still ahead when it was said comes before one gone: "the
+        # hospital rang on Friday, so I'm having them done Thursday week, the 21st".
+        mentions.sort(key=lambda m: m.day is not None and m.day < said_on)
     corrected = values.corrected_from(sentence)
     for mention in mentions:
         at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""

@@ -54,6 +54,11 @@ TOTAL = re.compile(
     r"br(?:ing|ings|inging|ought) in)\b",
     re.I,
 )
+# A half share of a cost: "my half of the boat", "half of the bill" (not "half term", "half
+# past", "half board").
+HALF = re.compile(
+    r"\b(?:my|our|your|his|her|their) half\b|\bhalf of (?:the|it|that|what|our)\b", re.I
+)
 # Things joined to be added: "entry + trainers", "tyres plus the service".
 _JOINED = re.compile(r"\+|\bplus\b", re.I)
 # A part taken off: "minus the …", "less the …" (not "how much less"), "after the …", "once
@@ -193,5 +198,9 @@ def asks_for_a_sum(question: str) -> bool:
     """Whether ``question`` asks for a difference or a total worked out from what was said."""
     text = normalise(question)
     return bool(
-        TOTAL.search(text) or DIFFERENCE.search(text) or parts_of(question) or taken_off(question)
+        TOTAL.search(text)
+        or DIFFERENCE.search(text)
+        or HALF.search(text)
+        or parts_of(question)
+        or taken_off(question)
     )

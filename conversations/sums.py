@@ -30,6 +30,7 @@ from conversations.sentence_values import (
 )
 from conversations.sum_parts import (
     DIFFERENCE,
+    HALF,
     TOTAL,
     Part,
     parts_of,
@@ -208,6 +209,8 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
     worked out from ("£3,400: £28,000 against £24,600"); "" when the question asks for none or
     the sentences do not hold what it needs."""
     text = normalise(question)
+    if HALF.search(text):
+        return _half(asked, chosen[0])
     if TOTAL.search(text):
         # So many at a price each: the count said last ("40 planters" after "wants 30").
         price = _price_each(chosen)
@@ -240,6 +243,23 @@ def worked_out(question: str, asked: Question, chosen: list[Candidate]) -> str:
     difference = abs(first.value - second.value)
     sign = first.currency or second.currency
     return f"{sign}{difference:,.0f}: {first.said()} against {second.said()}"
+
+
+# A sentence whose figure is already a share: "my half is £545", "split it, 140 each".
+_SHARED = re.compile(
+    r"\b(?:each|apiece|per (?:person|head)|a head|pp|(?:my|our|your|his|her) (?:half|share))\b",
+    re.I,
+)
+
+
+def _half(asked: Question, current: Candidate) -> str:
+    """Half the sum the answer's sentence gives ("£545: half of £1,090"), unless that sentence
+    already says a share."""
+    money = [a for a in asked_amounts(current, asked) if a.is_money]
+    if not money or _SHARED.search(current.sentence):
+        return ""
+    whole = money[0]
+    return f"{_sum_said(whole.value / 2, whole.currency)}: half of {whole.said()}"
 
 
 # A figure said right after what it is ("entry was 42"): read as the part's sum even when it

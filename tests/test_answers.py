@@ -156,6 +156,11 @@ def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):
         ("Marek came round today.", False),
         ("I think we should go with quartz", False),
         ("call me when you're home", False),
+        # said before the question starts, or something said first with no question mark
+        ("um so what's the wifi code", True),
+        ("jo says she never got the deposit when did I pay it", True),
+        ("I told her when it was", False),
+        ("we sorted out what we were doing", False),
     ],
 )
 def test_a_question_is_told_from_a_statement(text, question):
@@ -502,6 +507,21 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("glenn has a manual free now, shd mia do a few lessons in that one", "glenn has a manual free now, shd mia do a few lessons in that one", "preference"),
         ("did i ever say anything bout playing goalie", "did i ever say anything bout playing goalie", "preference"),
         ("when should we get the car serviced", "when should we get the car serviced", "date"),
+        # an aside run on after the question with no comma: about the asker, or who asks
+        ("whats the name of the dog walker again I want to pay her", "whats the name of the dog walker again", "name"),
+        ("what date did we settle on for the bbq I keep telling people the 5th", "what date did we settle on for the bbq", "date"),
+        ("what time does the match start on sunday I told gran I'd drive her", "what time does the match start on sunday", "time"),
+        ("how much was it before they put it up sam is asking", "how much was it before they put it up", "amount"),
+        # but not a clause the question mark ends, nor one after a word that leads on
+        ("how much was that lamp I wanted?", "how much was that lamp I wanted?", "amount"),
+        ("what did I say I wanted for the bbq", "what did I say I wanted for the bbq", "preference"),
+        ("what did the plumber charge b4 i argued him down", "what did the plumber charge b4 i argued him down", "amount"),
+        ("who's the man at the garage i must send the form to", "who's the man at the garage i must send the form to", "name"),
+        ("what bus is it I get to the hospital", "what bus is it I get to the hospital", None),
+        # a day asked for, though the question names a payment; a question after a statement
+        ("when did we pay the plumber", "when did we pay the plumber", "date"),
+        ("jo says she never got the deposit when did I pay it", "jo says she never got the deposit when did I pay it", "date"),
+        ("how much was the bill when we paid", "how much was the bill when we paid", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):

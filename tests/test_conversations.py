@@ -580,6 +580,23 @@ def test_the_offline_reply_answers_with_the_sentence_and_leaves_a_trail(alice, r
     assert trail.hits.filter(memory=dentist).exists()
 
 
+def test_a_question_is_looked_for_without_the_aside_after_it(alice, remember, index):
+    """ "Rhys wants to look it up" is why the member asks, not what: recall looks for the
+    question, and the name in the aside is not given as the boat's."""
+    boat = remember("Our narrowboat for the week is called the Kingfisher Lass")
+    remember("Rhys is coming up with Jade and the baby for the bank holiday")
+    index(alice)
+    conversation, message = services.add_message(
+        owner=alice, content="What's our boat called again? Rhys wants to look it up."
+    )
+
+    reply = chat.respond(conversation=conversation, message=message)
+
+    assert reply.recall.query == "What's our boat called again?"
+    assert "Kingfisher Lass" in reply.content and "Jade" not in reply.content
+    assert [used["id"] for used in reply.memories_used] == [boat.pk]
+
+
 def test_the_offline_reply_says_plainly_when_it_has_no_memory_of_it(alice, remember, index):
     remember("The car insurance renews in March")
     index(alice)

@@ -109,6 +109,12 @@ def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value
         ("its bin day now", "place", ""),
         # A sum off is no sum called off.
         ("farquharson approved it, + 150 off may rent for the hot water", "amount", "150"),
+        # Asked what is coming, a day still ahead comes before the day something was told.
+        (
+            "the garage rang on Monday, they can fit the tyres the 12th instead",
+            "date",
+            "Friday 12 June 2026",
+        ),
     ],
 )
 def test_a_value_called_off_after_it_is_said_is_not_the_one_given(sentence, kind, value):

@@ -211,3 +211,24 @@ def test_every_sentence_a_sum_less_a_part_quotes_is_a_memory_it_used(alice, inde
     used = " ".join(hit.memory.content for hit in answer.used)
     for quoted in re.findall(r"“([^”]+)”", answer.text):
         assert quoted.rstrip(".") in used, quoted
+
+
+def test_my_half_is_half_the_sum_said(alice, index):
+    _said(alice, 40, "booked the cottage in the lakes with jen, £840 for the week")
+    index(alice)
+
+    answer = ask(alice, "what does my half of the cottage come to")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "£420: half of £840"
+    assert "£840 for the week" in answer.text
+
+
+def test_a_figure_already_said_as_a_share_is_not_halved_again(alice, index):
+    _said(alice, 40, "cottage in the lakes with jen, my half of it is £420 for the week")
+    index(alice)
+
+    answer = ask(alice, "what does my half of the cottage come to")
+
+    assert answer.kind == "answer" and answer.text.startswith("£420")
+    assert "£210" not in answer.text
