@@ -54,6 +54,7 @@ from conversations.candidates import (
     told_only,
     value_of,
 )
+from conversations.choices import picked
 from conversations.current import current_and_before, same_value, struck_in, value_kind
 from conversations.questions import (
     GREETINGS,
@@ -71,6 +72,7 @@ from conversations.sums import (
     price_each,
     worked_out,
 )
+from conversations.totals import paid_in_all
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
 from talkingrock.language import spoken
@@ -154,6 +156,8 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
             )
         elif question.wanted != "name":
             score *= WRONG_KIND_WEIGHT
+    if question.options and picked(question.options, candidate.sentence):
+        score += TYPE_WEIGHT  # "wood or vinyl??": a sentence that chose one answers it
     score += RANK_WEIGHT * (1 - candidate.rank / max(count, 1))
     memory = candidate.hit.memory
     score += NARRATIVE_WEIGHT if is_narrative(memory) else SOURCE_WEIGHT.get(memory.kind, 0.0)
@@ -194,8 +198,11 @@ def _source(hit: Hit, *, now: datetime) -> str:
 def _line(candidate: Candidate, question: Question, *, now: datetime, lead: bool) -> str:
     """ "3:30pm — “pickup moved to 3:30 now” (you said on 25 November)": the value asked for
     first, when the sentence states one, then the sentence and where it comes from."""
-    # A preference is the sentence itself: nothing is put before it.
+    # A preference is the sentence itself: nothing is put before it but the one of two things
+    # asked about that it chose ("A playlist — …").
     value = value_of(candidate, question) if lead and question.wanted in SAID_FIRST else ""
+    if lead and not value and (pick := picked(question.options, candidate.sentence)):
+        value = pick[0].upper() + pick[1:]
     said = f"“{candidate.sentence.rstrip()}” ({_source(candidate.hit, now=now)})"
     return f"{value} — {said}" if value else said
 
@@ -331,6 +338,8 @@ def answer_question(
     # So does the number a thing goes by, said with its name ("plot 27" for "whats our plot no
     # at wyvern fields"): the name is the question's own word.
     wanted_first = asked.wanted in ("preference", "number") and bool(value_of(best, asked))
+    # So does a sentence that chose one of two things the question offers ("going vinyl").
+    wanted_first = wanted_first or bool(picked(asked.options, best.sentence))
     # A sum asked for ("how much is Mel's food going to come to in total") answers when it can
     # be worked out from what was said ("£16 a head", then "told Mel 68"), though the sentences
     # name little of the question ("food" is never said).
@@ -351,6 +360,7 @@ def answer_question(
             reason=f"Nothing you said or kept about it gives the {VALUE_KINDS[asked.wanted]}.",
         )
     current, before = current_and_before(best, scored, asked, owner)
+    paid = None
     lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, asked, now=now)]
     chosen = [current] + ([before] if before else [])
     if asked.wanted == "amount" and (
@@ -372,11 +382,20 @@ def answer_question(
             chosen.append(other)
         if sum_said := worked_out(question, asked, chosen):
             lines.insert(0, sum_said)
+        elif asked.wanted == "amount" and (
+            paid := paid_in_all(owner, question, asked, scored, now=now)
+        ):
+            # "how much have we paid sipho so far": what each conversation paid, added up.
+            sum_said, chosen = paid
+            lines = [sum_said] + [_line(c, asked, now=now, lead=False) for c in chosen]
+            before = None
         elif low:
             return too_far
     used = _hits_of(chosen)
     holds = asked.wanted is not None and bool(value_of(current, asked))
-    if low:
+    if paid:
+        reason = "The total adds up what you said was paid for it, in each conversation."
+    elif low:
         reason = (
             "The sum is worked out from what you said, though the closest of it covers "
             f"{coverage:.0%} of what the question asks."

@@ -16,6 +16,7 @@ from itertools import pairwise
 from django.db.models import Q
 from django.utils import timezone
 
+from conversations.choices import picked
 from conversations.models import Message
 from conversations.questions import (
     QUESTION_WORDS,
@@ -486,6 +487,8 @@ def value_of(candidate: Candidate, question: Question) -> str:
             happened=question.happened,
             about=question.about,
         )
+    if question.options:  # "wood or vinyl??": the one of the two the sentence chose
+        return picked(question.options, candidate.sentence)
     return any_value(candidate)
 
 

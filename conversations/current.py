@@ -17,7 +17,6 @@ from conversations.beyond_recall import LATER_RANK, said_later, struck_later
 from conversations.candidates import (
     SUBJECT_SHARE,
     Candidate,
-    any_value,
     continued,
     coverage_of,
     held_value,
@@ -185,6 +184,8 @@ def current_and_before(
 ) -> tuple:
     """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
     for a question about the past) and the one it replaced, if their values differ."""
+    if question.options and not question.wanted:
+        return _choice_now(best, scored, question)
     if question.wanted != "name" and not value_of(best, question):
         return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
@@ -212,7 +213,7 @@ def current_and_before(
         and (
             held_value(c, question.wanted, about=question.about)
             if question.wanted
-            else any_value(c)
+            else value_of(c, question)
         )
         # and for what happened, a day it happened on: not a schedule ("mondays and thursdays")
         and (
@@ -259,13 +260,29 @@ def current_and_before(
         other = (
             held_value(earlier, kind, happened=question.happened, about=question.about)
             if kind
-            else any_value(earlier)
+            else value_of(earlier, question)
         )
         if other and other != value and earlier.said_on.date() != current.said_on.date():
             if struck and not same_value(struck, other):
                 continue
             return _in_plan(current, earlier, question), earlier
     return current, None
+
+
+def _choice_now(best: Candidate, scored: list[Candidate], question: Question) -> tuple:
+    """For "wood or vinyl??": the last sentence that chose one of the two, and the one before
+    it that chose the other ("going vinyl", then "wood or nothing" as what it replaced)."""
+    chose = [c for c in scored if value_of(c, question)]
+    if not chose:
+        return best, None
+    current = max(chose, key=lambda c: (c.said_on, -c.rank))
+    earlier = [
+        c
+        for c in chose
+        if c.said_on.date() < current.said_on.date()
+        and value_of(c, question) != value_of(current, question)
+    ]
+    return current, max(earlier, key=lambda c: (c.said_on, -c.rank), default=None)
 
 
 def _in_plan(current: Candidate, earlier: Candidate, question: Question) -> Candidate:

@@ -219,6 +219,15 @@ FRAME_WORDS = {
             "bring",
             "brought",
             "bringing",
+            # and what asks for a running total ("how much have we spent on it so far, both
+            # times, all in")
+            "spend",
+            "spent",
+            "spending",
+            "far",
+            "all",
+            "both",
+            "times",
         }
     ),
     "number": frozenset({"no", "number", "num"}),
@@ -396,6 +405,11 @@ class Question:
     places: frozenset[str] = frozenset()
     thing: str = ""  # for "which": the stem of the thing it asks which one of ("knee")
     persons: frozenset[str] = frozenset()  # its words that are first names ("arjun")
+    # Of its words the member has written, the one least common in English: what it is about
+    # ("hockey" in "how much have i spent on hockey this yr"), not how it asks.
+    key: str = ""
+    # The two things it asks the member to choose between, as typed ("a DJ", "a playlist")
+    options: tuple[str, ...] = ()
 
     @property
     def about(self) -> frozenset[str]:
@@ -507,9 +521,11 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         counts = [max(count - 1, 0) for count in counts]
     capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[A-Z][a-z]+", text)}
     names = first_names() - common_words()
-    weights, unseen, unknown = {}, set(), []
+    weights, unseen, unknown, seen = {}, set(), [], {}
     for (term, word), count in zip(words.items(), counts, strict=True):
         weights[term] = math.log((members + 1) / (count + 0.5))
+        if count:
+            seen[term] = words_in_english.zipf(word)
         if not count:
             weights[term] *= words_in_english.telling(word)
             unseen.add(term)
@@ -528,7 +544,34 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         frozenset(
             term for term, word in words.items() if {word, word.removesuffix("s"), term} & names
         ),
+        min(seen, key=seen.__getitem__, default=""),
+        options_of(question),
     )
+
+
+# Two things to choose between: "did I want a DJ or a playlist", "wood or vinyl??", "bath or
+# shower up in the loft", "after work or first thing"; each a word, with the article,
+# preposition or ordinal before it when it has one.
+_LEADS_OPTION = r"(?:a|an|the|after|before|in|at|on|by|with|first|last|next)\s+"
+_CHOICE = re.compile(
+    rf"(?P<left>\b(?:{_LEADS_OPTION})?[\w'’-]+)\s+or\s+(?P<right>(?:{_LEADS_OPTION})?[\w'’-]+)",
+    re.I,
+)
+# Words that are no thing to choose: "every Saturday or every other one", "now or later".
+_NO_OPTION = FILLER | frozenset(
+    "other one ones else not something anything later sooner every".split()
+)
+
+
+def options_of(question: str) -> tuple[str, ...]:
+    """The two things ``question`` asks to choose between, as typed; () when it offers none."""
+    found = _CHOICE.search(question)
+    if found is None:
+        return ()
+    options = (found.group("left"), found.group("right"))
+    if any(o.split()[-1].lower() in _NO_OPTION or o.split()[-1].isdigit() for o in options):
+        return ()
+    return options
 
 
 def _thing_asked(text: str, wanted: str | None) -> str:

@@ -237,9 +237,19 @@ _NUMBERED = re.compile(
 )
 
 
+# A reference given as one: "the claim number is T I four zero…", "booking ref: KX4471".
+_CODE_GIVEN = re.compile(
+    r"\b([a-z][\w'’-]*)\s+(?:number|no\.?|ref(?:erence)?|code)(?:\s+(?:is|was)|['’]s)?[:\s]+", re.I
+)
+
+
 def _number_of(sentence: str, about: frozenset[str]) -> str:
     """The figure ``sentence`` gives right after a word the question is ``about`` ("its plot
-    27, a half plot" → "plot 27"; "room twenty two" → "room 22"); "" when there is none."""
+    27, a half plot" → "plot 27"; "room twenty two" → "room 22"; "claim number is T I four
+    zero nine one seven" → "claim TI40917"); "" when there is none."""
+    for m in _CODE_GIVEN.finditer(sentence):
+        if stem(m.group(1).lower()) in about and (code := amounts.code_at(sentence, m.end())):
+            return f"{m.group(1)} {code}"
     for m in _NUMBERED.finditer(sentence):
         figure = m.group(2)
         if amounts.measure_follows(sentence, m.end(2)):

@@ -259,7 +259,7 @@ def _half(asked: Question, current: Candidate) -> str:
     if not money or _SHARED.search(current.sentence):
         return ""
     whole = money[0]
-    return f"{_sum_said(whole.value / 2, whole.currency)}: half of {whole.said()}"
+    return f"{sum_said(whole.value / 2, whole.currency)}: half of {whole.said()}"
 
 
 # A figure said right after what it is ("entry was 42"): read as the part's sum even when it
@@ -382,7 +382,7 @@ def _sentences_naming(
     return [c for _, c in sorted(found, key=lambda pair: pair[0], reverse=True)]
 
 
-def _sum_said(value, currency: str) -> str:
+def sum_said(value, currency: str) -> str:
     """A sum worked out, said as any sum is: "£161", "$7,710", "£12.50"."""
     return amounts.Amount("", 0, 0, value, currency).said()
 
@@ -436,7 +436,7 @@ def parts_worked_out(
     said = " + ".join(
         f"{a.said() if a.currency else sign + a.said()} ({part.words})" for part, _, a in each
     )
-    return f"{_sum_said(total, sign)}: {said}", _distinct([c for _, c, _ in each])
+    return f"{sum_said(total, sign)}: {said}", _distinct([c for _, c, _ in each])
 
 
 def less_worked_out(
@@ -486,7 +486,7 @@ def less_worked_out(
     _, _, candidate, main = max(came_to, key=lambda found: found[:2])
     said = "".join(f" less {a.said()} ({part.words})" for part, _, a in each)
     return (
-        f"{_sum_said(main.value - off, main.currency)}: {main.said()}{said}",
+        f"{sum_said(main.value - off, main.currency)}: {main.said()}{said}",
         _distinct([candidate, *(c for _, c, _ in each)]),
     )
 

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from conversations import answers, candidates, questions, sentence_values, services, sums
+from conversations import answers, candidates, choices, questions, sentence_values, services, sums
 from conversations.models import Conversation, Message
 from memories import evidence
 from memories.models import Act, Memory
@@ -1559,3 +1559,85 @@ def test_what_happened_is_not_struck_by_a_later_word_on_another_thing(alice, ind
     answer = ask(alice, "when did deirdres drawings come in")
 
     assert answer.text.startswith(spoken(came, weekday=True)), answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "picked"),
+    [
+        ("did I want a DJ or a playlist for the party", "I can't stand DJs at parties, I'll just do a playlist off my phone", "a playlist"),
+        ("the fence people rang. wood or vinyl?? what did we land on", "i caved. going vinyl", "vinyl"),
+        ("bath or shower up in the loft, what did i say", "want a shower not a bath, never have baths", "shower"),
+        # a thing named but not chosen, or neither turned down nor chosen
+        ("tea or coffee for the meeting", "the coffee machine is broken", ""),
+        # "before work" is not "after work"
+        ("is it better to walk him after work or first thing", "I'd rather do 6am before work than the evening", ""),
+        # named without a word that chooses it, the other not named: no choice said
+        ("does dad do better with morning or afternoon visits", "the agency moved her to afternoons now and dad actually prefers it", ""),
+        # "every Saturday or every other one" offers no two things to name
+        ("am I doing bikes every Saturday or every other one", "every saturday now", ""),
+    ],
+)  # fmt: skip
+def test_the_one_of_two_things_a_sentence_chose(question, sentence, picked):
+    assert choices.picked(questions.options_of(question), sentence) == picked
+
+
+def test_a_choice_asked_between_two_things_is_answered_with_the_one_chosen(alice, remember, index):
+    remember("I can't stand DJs at family parties, I'll just do a playlist off my phone")
+    index(alice)
+
+    answer = ask(alice, "did I want a DJ or a playlist for mum's party")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("A playlist — “I can't stand DJs"), answer.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number"),
+    [
+        # dictated a character at a time, or typed whole
+        ("lodged it online, the claim number is T I four zero nine one seven and the excess is 500", "claim TI40917"),
+        ("booking ref: KX4471, pick up from 10", "booking KX4471"),
+        ("the claim number is on the letter somewhere", ""),
+    ],
+)  # fmt: skip
+def test_a_reference_is_read_as_it_would_be_typed(sentence, number):
+    about = frozenset({"claim", "book"})
+    assert (
+        sentence_values.value_in(sentence, "number", said_on=date(2026, 6, 3), about=about)
+        == number
+    )
+
+
+def test_a_dictated_claim_number_answers_what_the_claim_number_is(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=30),
+        "yeah I lodged a claim online the claim number is T I four zero nine one seven and "
+        "an assessor will ring within five working days",
+    )
+    index(alice)
+
+    answer = ask(alice, "whats the claim number for the insurance again")
+
+    assert answer.kind == "answer" and answer.text.startswith("claim TI40917 — "), answer.text
+
+
+def test_a_choice_made_again_later_is_the_one_given_with_what_it_replaced(alice, index):
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "fence quotes are in, neighbour wants vinyl",
+        "told him not paying vinyl prices, wood or nothing",
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=20), "ok he's paying the difference. i caved, going vinyl"
+    )
+    index(alice)
+
+    answer = ask(
+        alice, "fence people want the order confirmed. wood or vinyl?? what did we land on"
+    )
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("Vinyl — "), answer.text
+    assert "before: “told him not paying vinyl prices, wood or nothing”" in answer.text

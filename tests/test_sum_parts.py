@@ -232,3 +232,29 @@ def test_a_figure_already_said_as_a_share_is_not_halved_again(alice, index):
 
     assert answer.kind == "answer" and answer.text.startswith("£420")
     assert "£210" not in answer.text
+
+
+def test_a_running_total_adds_what_each_conversation_paid(alice, index):
+    _said(alice, 90, "paid jo the deposit for the deck today, 2k by transfer")
+    _said(alice, 40, "jo quoted 4k for the steps as well, not sure yet")
+    _said(alice, 20, "paid jo for the second stage, 3,500")
+    index(alice)
+
+    answer = ask(alice, "how much have we paid jo so far")
+
+    assert answer.kind == "answer"
+    lines = answer.text.splitlines()
+    assert lines[0] == "5,500: 2,000 + 3,500", answer.text
+    assert "2k by transfer" in lines[1] and "second stage, 3,500" in lines[2]
+    assert "4k" not in answer.text  # a quote is not a payment
+    assert "in each conversation" in answer.reason
+
+
+def test_a_running_total_needs_a_payment_in_more_than_one_conversation(alice, index):
+    _said(alice, 90, "paid jo the deposit for the deck today, 2k by transfer")
+    _said(alice, 20, "jo quoted 4k for the steps as well")
+    index(alice)
+
+    answer = ask(alice, "how much have we paid jo so far")
+
+    assert "+" not in answer.text and "in each conversation" not in answer.reason

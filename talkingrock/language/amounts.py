@@ -92,6 +92,35 @@ def spoken_value(words: str) -> Decimal | None:
         return None
 
 
+# A reference said one character at a time, as dictation writes it ("T I four zero nine one
+# seven"), or typed whole ("TI40917", "ti-40917").
+_DIGIT_WORDS = dict(
+    zip(
+        "zero oh nought one two three four five six seven eight nine".split(),
+        "000123456789",
+        strict=True,
+    )
+)
+_CHARACTER = rf"(?:[a-z]|\d|{'|'.join(_DIGIT_WORDS)})"
+_CODE = re.compile(rf"{_CHARACTER}(?:[ -]+{_CHARACTER}){{2,}}\b|[a-z]*\d[a-z\d-]*", re.I)
+CODE_FIGURES = 2  # a reference holds at least this many figures, and twice as many characters
+CODE_MOST = 24  # and at most this many characters (a run of "one one one …" is no reference)
+
+
+def code_at(text: str, at: int) -> str:
+    """The reference said at ``at`` of ``text`` as one would type it ("T I four zero nine one
+    seven" → "TI40917"); "" when none starts there."""
+    found = _CODE.match(text, at)
+    if found is None:
+        return ""
+    code = "".join(
+        _DIGIT_WORDS.get(part.lower(), part.upper()) for part in re.split(r"[ -]+", found.group())
+    )
+    figures = sum(c.isdigit() for c in code)
+    fits = 2 * CODE_FIGURES <= len(code) <= CODE_MOST
+    return code if figures >= CODE_FIGURES and fits else ""
+
+
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _AMOUNT = re.compile(
     rf"(?<![\w.,:/-])({SIGN})?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
