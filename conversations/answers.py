@@ -138,6 +138,15 @@ class Answer:
     reason: str = ""  # why this answer, in a sentence (shown under "Why did you say that?")
 
 
+def _says_of_it(candidate: Candidate, question: Question) -> bool:
+    """Whether ``candidate`` says what the member wants and names the question's key word."""
+    return (
+        bool(question.key)
+        and question.covers(question.key, candidate.terms)
+        and bool(value_of(candidate, question))
+    )
+
+
 def _score(candidate: Candidate, question: Question, count: int) -> float:
     score = coverage_of(candidate, question)
     if not candidate.terms - question.weights.keys():  # it only repeats the question's words
@@ -330,6 +339,11 @@ def answer_question(
         )
     best = scored[0]
     if asked.wanted == "preference":
+        if not value_of(best, asked):
+            # "kroger has the tuna one on sale, 2 cases for $100. grab it?": the sentence that
+            # says what the member wants of the thing it is about ("she hates the tuna kind"),
+            # though the offer's other words outweigh it.
+            best = next((c for c in scored if _says_of_it(c, asked)), best)
         best = in_full(best, candidates)
     coverage = coverage_of(best, asked)
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)

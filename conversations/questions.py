@@ -268,7 +268,11 @@ _ASKS_PREFERENCE = re.compile(
     # "did i ever say anything bout playin goalie"
     r"\b(?:would|will) (?:that|this|it) be better\b|\bworth (?:a go|a try|trying)\b|"
     r"\b(?:should|shd|shud) (?:i|we|he|she|they|[a-z]+) (?:just )?(?:do|go|get|try)\b|"
-    r"\b(?:did|do) (?:i|we) (?:ever )?say anything (?:about|bout|abt|on)\b",
+    r"\b(?:did|do) (?:i|we) (?:ever )?say anything (?:about|bout|abt|on)\b|"
+    # or a go-ahead asked on an offer put first: "…2 cases for $100. grab it?", "…, just ring
+    # her back?"
+    r"(?:^|[.!;,]\s*)(?:just\s+)?[a-z]+\s+(?:it|her|him|them|that|one)"
+    r"(?:\s+(?:back|up|in|now|then|too))?\s*\?+\s*$",
     re.I,
 )
 

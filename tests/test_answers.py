@@ -506,6 +506,8 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("okes at work swear by an e-collar trainer. worth a go for biscuit?", "okes at work swear by an e-collar trainer. worth a go for biscuit?", "preference"),
         ("glenn has a manual free now, shd mia do a few lessons in that one", "glenn has a manual free now, shd mia do a few lessons in that one", "preference"),
         ("did i ever say anything bout playing goalie", "did i ever say anything bout playing goalie", "preference"),
+        ("shop has the big bags on sale, 3 for $40. grab it?", "shop has the big bags on sale, 3 for $40. grab it?", "preference"),
+        ("the plumber left a voicemail, just ring him back?", "the plumber left a voicemail, just ring him back?", "preference"),
         ("when should we get the car serviced", "when should we get the car serviced", "date"),
         # an aside run on after the question with no comma: about the asker, or who asks
         ("whats the name of the dog walker again I want to pay her", "whats the name of the dog walker again", "name"),
@@ -1641,3 +1643,25 @@ def test_a_choice_made_again_later_is_the_one_given_with_what_it_replaced(alice,
     assert answer.kind == "answer"
     assert answer.text.startswith("Vinyl — "), answer.text
     assert "before: “told him not paying vinyl prices, wood or nothing”" in answer.text
+
+
+def test_a_go_ahead_asked_on_an_offer_is_answered_with_what_the_member_wants_of_it(alice, index):
+    """ "…2 cases for $100. grab it?" asks what the member would rather; the offer's words
+    outweigh the one sentence that says it, which names the thing it is about."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "vet says urinary diet for life now",
+        "she hates the tuna kind, wont touch it. only eats the chicken one",
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=10), "the pet shop has a sale on, 3 bags of litter for $40"
+    )
+    index(alice)
+
+    answer = ask(
+        alice, "the pet shop has the urinary food in tuna on sale, 3 bags for $40. grab it?"
+    )
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("“she hates the tuna kind"), answer.text
