@@ -251,6 +251,17 @@ def _same(sentence: str) -> str:
     return " ".join(re.findall(r"\w+", sentence.casefold()))
 
 
+def _read_for(candidate: Candidate, about: frozenset[str]) -> str:
+    """Where a value is read: the sentence, but of the assistant's, which sums up several things
+    in one ("Noted: drawings to the council by Friday 8 May, and you're driving your mum to her
+    fitting"), only the clauses that name what is asked about."""
+    sentence = candidate.sentence
+    if candidate.hit.memory.kind != Memory.Kind.REPLY or not about:
+        return sentence
+    named = [c for c in _CLAUSE.split(sentence) if c and content_terms(c) & about]
+    return ", ".join(named) if named else sentence
+
+
 def held_value(
     candidate: Candidate,
     wanted: str | None,
@@ -259,7 +270,7 @@ def held_value(
     about: frozenset[str] = frozenset(),
 ) -> str:
     found = value_in(
-        candidate.sentence,
+        _read_for(candidate, about),
         wanted,
         said_on=timezone.localtime(candidate.said_on).date(),
         happened=happened,

@@ -168,7 +168,7 @@ _ASKS = (
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     # "what did the job come to in the end": a total asked for
-    ("amount", re.compile(r"\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -376,12 +376,23 @@ def _without_run_on(question: str) -> str:
     return question
 
 
+# Who wants the answer, said first: "vet form wants the date of pickles surgery. when was it",
+# "the bank needs the date the plans went in".
+_WANTS_FIRST = re.compile(
+    r"^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,2}(?:wants|needs)\s+"
+    r"(?:to know\s+)?(?=the (?:date|time|day|name|number)\b)",
+    re.I,
+)
+
+
 def asked_part(question: str) -> str:
     """The sentences that ask (those with a question mark, when some have one), without a
     reason added after a comma ("…, need it for a form") or an aside run on after it."""
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
     asking = [p for p in parts if "?" in p] or parts
     asked = _without_run_on(_REASON.sub("", " ".join(asking)).strip())
+    if len((rest := _WANTS_FIRST.sub("", asked)).split()) >= 3:  # "the date of the op"
+        asked = rest
     if asks_for(asked) != "preference":
         asked = _SOMEONE_WANTS.sub("", asked).strip()
     return asked or question

@@ -507,6 +507,13 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("glenn has a manual free now, shd mia do a few lessons in that one", "glenn has a manual free now, shd mia do a few lessons in that one", "preference"),
         ("did i ever say anything bout playing goalie", "did i ever say anything bout playing goalie", "preference"),
         ("shop has the big bags on sale, 3 for $40. grab it?", "shop has the big bags on sale, 3 for $40. grab it?", "preference"),
+        # who wants the answer, said first
+        ("vet form wants the date of the op. when was it", "the date of the op. when was it", "date"),
+        ("my mum wants to know the date", "my mum wants to know the date", None),
+        # a price a thing was put up or sold for
+        ("what did i first put the caravan up for", "what did i first put the caravan up for", "amount"),
+        ("what did the sofa go for in the end", "what did the sofa go for in the end", "amount"),
+        ("what is that for", "what is that for", None),
         ("the plumber left a voicemail, just ring him back?", "the plumber left a voicemail, just ring him back?", "preference"),
         ("when should we get the car serviced", "when should we get the car serviced", "date"),
         # an aside run on after the question with no comma: about the asker, or who asks
@@ -1665,3 +1672,23 @@ def test_a_go_ahead_asked_on_an_offer_is_answered_with_what_the_member_wants_of_
 
     assert answer.kind == "answer"
     assert answer.text.startswith("“she hates the tuna kind"), answer.text
+
+
+def test_a_day_in_the_assistants_summing_up_is_read_only_in_the_clause_it_is_of(alice, index):
+    """The assistant's reply sums two things up in one sentence; the day it gives is the
+    drawings', not the fitting's."""
+    talk = Conversation.objects.create(
+        owner=alice, status=Conversation.Status.ARCHIVED, started_at=NOW - timedelta(days=20)
+    )
+    services.append(talk, role=Message.Role.USER, content="busy week, drawings due friday")
+    services.append(
+        talk,
+        role=Message.Role.ASSISTANT,
+        content="Noted: get the revised drawings to the council by Friday 8 May, and you're "
+        "driving your mum to her hearing aid fitting.",
+    )
+    index(alice)
+
+    answer = ask(alice, "whens mums hearing aid fitting again")
+
+    assert "8 May" not in answer.text.split(" — ")[0]
