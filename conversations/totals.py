@@ -11,17 +11,14 @@ import re
 from conversations.beyond_recall import naming
 from conversations.candidates import MIN_COVERAGE, Candidate, coverage_of
 from conversations.questions import Question
-from conversations.sum_parts import DIFFERENCE, parts_of, taken_off
+from conversations.sum_parts import DIFFERENCE, TOTAL, parts_of, taken_off
 from conversations.sums import asked_amounts, same_period, sum_said
 from memories.models import Memory
 from talkingrock.language.offline.lexicon import normalise
 
-# A total of what has gone out so far, asked without naming its parts.
-_RUNNING = re.compile(
-    r"\bso far\b|\bboth (?:times|levels|payments|of them)\b|\bin total\b|\baltogether\b|"
-    r"\ball together\b|\btotal\b|\ball (?:in|up|told)\b|\bin all\b",
-    re.I,
-)
+# A total of what has gone out so far, asked without naming its parts: a total (``TOTAL``:
+# "in total", "all in", "altogether"), or what went out so far or each time.
+_SO_FAR = re.compile(r"\bso far\b|\bboth (?:times|levels|payments|of them)\b", re.I)
 # A sentence that says money went out: paid, spent, a bill or a fee.
 _PAID = re.compile(
     r"\b(?:paid|pay|payment|spent|spend|cost|costs|bill|fee|fees|charged|deposit|came to)\b",
@@ -74,7 +71,7 @@ def paid_in_all(
     text = normalise(question)
     if (
         not asked.key
-        or not _RUNNING.search(text)
+        or not (TOTAL.search(text) or _SO_FAR.search(text))
         or DIFFERENCE.search(text)
         or parts_of(question)
         or taken_off(question)

@@ -257,8 +257,9 @@ TALKINGROCK_CONVERSATIONS = {
     "reply_timeout": float(os.environ.get("TALKINGROCK_REPLY_TIMEOUT", 30)),
     "context_memories": 5,  # recalled memories in a reply's context (the model's)
     # What an offline answer reads: with every message in the indexes, the sentence that holds
-    # the detail is often not among the first five (bench/answers.py, on the dev households).
-    "answer_memories": 15,
+    # the detail is often not among the first five, nor the first fifteen (bench/answers.py on
+    # the dev households: 15 → 184 of 271, 25 → 191, 35 → 192 at half as much time again).
+    "answer_memories": 25,
     "recent_memories": 3,  # plus the most recent ones, whatever the message says
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
     "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
