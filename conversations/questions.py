@@ -355,11 +355,13 @@ _GOES_ON = frozenset(
     """.split()
 )
 
-
+# A clause that ends on its preposition is a relative one: "the lady i must send the forms to".
 _ENDS_ON_PREPOSITION = re.compile(r"\b(?:to|for|with|at|on|in|from|about|of|by)\W*$", re.I)
 
 
 def _without_run_on(question: str) -> str:
+    """``question`` up to an aside run on after it with no comma (``_RUN_ON``), when what comes
+    before it asks something and ends where a clause can end; else ``question``."""
     for aside in _RUN_ON.finditer(question):
         before = question[: aside.start()]
         words = before.split()
