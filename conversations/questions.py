@@ -284,7 +284,7 @@ def asks_for(question: str) -> str | None:
     text = normalise(question).lower()
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
         asking = _ASKS_AFTER.search(text)
-        if asking and not _ASKING.search(text[: asking.start()]):
+        if asking and not _names_a_question_word(text[: asking.start()]):
             # "theresa cant find our deposit when did I pay that": what the asking clause asks
             text = text[asking.start("asks") :]
         for kind, pattern in _ASKS:
@@ -331,7 +331,6 @@ _SOMEONE_WANTS = re.compile(
     re.I,
 )
 
-
 # An aside run on after the question with no comma: about the asker ("whats the name of
 # kenzie's counselor again I want to send her a card", "what date did we land on I keep saying
 # the third"), or who is asking ("what was the price before they raised it renee is asking").
@@ -340,23 +339,25 @@ _RUN_ON = re.compile(
     r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$)",
     re.I,
 )
-_ASKING = re.compile(r"\b(?:what|when|where|who|which|how)(?:['’]?s)?\b", re.I)
 # Words a clause does not end on: after them an "I …" is part of the question ("what did I say
 # I wanted", "do you know if I booked it", "when did we decide I would go").
 _GOES_ON = frozenset(
     """
-    a an the and or but of to in on at for with by from about into as n r u so
-    is are was were be been being am do does did doing have has had will would can could should
-    i we you he she they my our your his her their its it that
-    what whats when where who which why how if whether because cos coz bc since until till til
-    unless while before b4 after than once
-    say said says think thought know knew remember wonder mean guess hope wish ask asked decide
-    decided agree agreed tell told
+    a an the and or but of to in on at for with by from about into as n r u so is are was were be
+    been being am do does did doing have has had will would can could should i we you he she they my
+    our your his her their its it that what whats when where who which why how if whether because
+    cos coz bc since until till til unless while before b4 after than once say said says think
+    thought know knew remember wonder mean guess hope wish ask asked decide decided agree agreed
+    tell told
     """.split()
 )
-
 # A clause that ends on its preposition is a relative one: "the lady i must send the forms to".
 _ENDS_ON_PREPOSITION = re.compile(r"\b(?:to|for|with|at|on|in|from|about|of|by)\W*$", re.I)
+
+
+def _names_a_question_word(text: str) -> bool:
+    """Whether ``text`` holds a question word ("what's", "whens", "how")."""
+    return any(w.replace("'", "").replace("’", "") in QUESTION_WORDS for w in words_of(text))
 
 
 def _without_run_on(question: str) -> str:
@@ -372,7 +373,7 @@ def _without_run_on(question: str) -> str:
             # "who's the lady i must send the forms to": who the clause is of
             and not _ENDS_ON_PREPOSITION.search(question[aside.start() :])
             and words[-1].lower().strip(",.'’") not in _GOES_ON
-            and _ASKING.search(before)
+            and _names_a_question_word(before)
         ):
             return before
     return question
@@ -543,7 +544,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         weights[term] = math.log((members + 1) / (count + 0.5))
         if count:
             seen[term] = words_in_english.zipf(word)
-        if not count:
+        else:
             weights[term] *= words_in_english.telling(word)
             unseen.add(term)
             if word in capitalised or word.removesuffix("s") in names:

@@ -94,13 +94,8 @@ def spoken_value(words: str) -> Decimal | None:
 
 # A reference said one character at a time, as dictation writes it ("T I four zero nine one
 # seven"), or typed whole ("TI40917", "ti-40917").
-_DIGIT_WORDS = dict(
-    zip(
-        "zero oh nought one two three four five six seven eight nine".split(),
-        "000123456789",
-        strict=True,
-    )
-)
+_DIGIT_WORDS = {w: str(n) for w, n in _WORD_NUMBERS.items() if w.isalpha() and w != "a" and n < 10}
+_DIGIT_WORDS |= {"oh": "0", "nought": "0"}
 _CHARACTER = rf"(?:[a-z]|\d|{'|'.join(_DIGIT_WORDS)})"
 _CODE = re.compile(rf"{_CHARACTER}(?:[ -]+{_CHARACTER}){{2,}}\b|[a-z]*\d[a-z\d-]*", re.I)
 CODE_FIGURES = 2  # a reference holds at least this many figures, and twice as many characters
