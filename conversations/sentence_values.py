@@ -409,7 +409,13 @@ def _time_value(
         mentions.sort(key=lambda m: m.day is not None and m.day < said_on)
     corrected = values.corrected_from(sentence)
     for mention in mentions:
-        at = f" at {spoken.spoken_time(mention.time)}" if mention.time else ""
+        # One day said twice, its time beside only one of them: "Thursday week, the 21st, at
+        # quarter past nine".
+        moment = mention.time
+        if moment is None and mention.recurs is None and mention.day is not None:
+            told = [*ahead.values(), *back.values()]
+            moment = next((m.time for m in told if m.time and m.day == mention.day), None)
+        at = f" at {spoken.spoken_time(moment)}" if moment else ""
         if mention.day is None and mention.time and corrected and mention.start >= corrected:
             # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
             day = next((m.day for m in said_days if m.start < corrected), None)
@@ -427,21 +433,12 @@ def _time_value(
     if happened and lean == "past":
         # Done in a month it names ("the roof was done back in april"), else on the day told.
         month = next((m for m in mentions if m.said_as == "month" and m.period), None)
-        return _month_said(month) if month else spoken.spoken(said_on, weekday=True)
+        return (
+            spoken.month_said(month.lead, month.period[0])
+            if month
+            else spoken.spoken(said_on, weekday=True)
+        )
     return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
-
-
-# How a month said alone is said back: "by April 2026", "end of April 2026"; "in", "next",
-# "last" and "this" are in the year it resolves to.
-_MONTH_LEADS = ("by", "since", "from", "until", "till", "before", "after", "early", "late", "mid")
-
-
-def _month_said(mention: dates.Mention) -> str:
-    """A month said alone ("back in april", "by end of march"), in plain words."""
-    month = spoken.spoken_month(mention.period[0])
-    lead = " ".join(mention.lead.split())
-    keep = lead in _MONTH_LEADS or lead.endswith(" of")
-    return f"{lead} {month}" if keep else month
 
 
 def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]) -> str:

@@ -32,6 +32,7 @@ EXAMPLE = (
         ("eight thousand four hundred and five", "eight thousand four hundred and five"),
         ("five grand, two of us chipping in", "5,000, two of us chipping in"),
         ("go w the oak pls thx", "go with the oak please thanks"),
+        ("what did it cost all in incl the survey", "what did it cost all in including the survey"),
         ("im ill today", "I'm ill today"),  # "ill" the word stays
         ("so ill ring her monday", "so I'll ring her monday"),  # "ill" as "I'll"
         ("the shed needs painting", "the shed needs painting"),

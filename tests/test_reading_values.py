@@ -531,3 +531,47 @@ def test_a_day_struck_out_is_read_in_the_month_of_the_day_that_replaced_it(said,
 )
 def test_a_day_of_the_month_near_another_is_the_nearest_of_three_months(number, near, day):
     assert dates.day_of_month_near(number, near) == day
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [
+        # a quarter past, after or to the hour is a time, dictated or typed
+        ("dentist friday at quarter past nine", "date", "Friday 5 June 2026 at 9:15am"),
+        ("pick him up at a quarter to 4", "time", "3:45pm"),
+        ("swim club's a quarter after six on tuesdays", "schedule", "weekly on Tuesday at 6:15pm"),
+        ("quarter to twelve at the latest", "time", "11:45am"),
+        # a quarter of something is no time
+        ("a quarter of the budget went on tiles by friday", "time", ""),
+    ],
+)  # fmt: skip
+def test_a_quarter_past_or_to_the_hour_is_a_time(said, kind, value):
+    assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
+
+
+def test_a_day_said_twice_takes_the_time_said_beside_either():
+    # "Thursday week" and "the 21st" are one day; the time is said with the second, and the
+    # verbs before them ("rang") must not read the 21st as last month's
+    said = (
+        "The hospital rang on Friday with a cancellation, so I'm having them done on the NHS "
+        "after all. Thursday week, the 21st, at quarter past nine, at Shrewsbury."
+    )
+    assert (
+        sentence_values.value_in(said, "date", said_on=date(2026, 5, 12))
+        == "Thursday 21 May 2026 at 9:15am"
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [
+        # a span of hours is its first, whatever minutes its end gives
+        ("she takes her wednesdays eight till half five", "schedule", "weekly on Wednesday at 8am"),
+        ("open from 9 to 5:30 on saturday", "time", "9am"),
+        ("from 10.30 to 12 on sat", "time", "10:30am"),
+        ("two till four on sunday", "time", "2pm"),
+        ("ran from 5 to 10k on sunday", "time", ""),
+    ],
+)  # fmt: skip
+def test_a_span_of_hours_is_its_first_whatever_its_end(said, kind, value):
+    assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value

@@ -1,4 +1,4 @@
-"""Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "noon"), or
+"""Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "quarter past 9", "noon"), or
 dictate them ("at six", "at eleven fifteen", "two till four": a span of hours at its first,
 "thursdays nine thirty"),
 and a time said next to a day or a schedule taken as its time ("tmrw at 10:30", "every other
@@ -55,12 +55,19 @@ _TIME_AFTER_DAY_WORDS = re.compile(
 _DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\b\d{{1,2}}(?:st|nd|rd|th)|\x00)\s*,?\s*$")
 # A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
 _HOUR = rf"\d{{1,2}}|{alternation(_HOURS_IN_WORDS)}"
+# The end may give its minutes: "from 9 to 5:30", "eight till half five".
 _TIME_SPAN = re.compile(
     rf"\b(?:(from)\s+({_HOUR})\s+(?:to|till|til|until)|({_HOUR})\s+(?:till|til|until))\s+"
-    rf"(?:{_HOUR})\b(?![:.,/]?\d)(?!\s*(?:{_NOT_AN_HOUR}))"
+    rf"(?:half\s+(?:past\s+)?)?(?:{_HOUR})(?:[:.][0-5]\d)?\b(?![:.,/]?\d)"
+    rf"(?!\s*(?:{_NOT_AN_HOUR}))"
 )
 _TIME_HALF = re.compile(
     rf"\b(?:(at|around|by)\s+)?half\s+(?:past\s+)?({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
+)
+# "quarter past nine", "at quarter to 3", "a quarter after four".
+_TIME_QUARTER = re.compile(
+    rf"\b(?:(at|around|by)\s+)?(?:a\s+)?quarter\s+(past|after|to|till|til)\s+"
+    rf"({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b(?![:.,/]?\d)"
 )
 _TIME_NAMED = re.compile(r"\b(?:(at|around|by)\s+)?(noon|midday|midnight)\b")
 # A time typed with a dot ("4.15", "at 9.40"), where the text tells of a day: a lead before it,
@@ -147,6 +154,16 @@ def read_times(f: Finder) -> list[Mention]:
         moment = clock_time(hour, 30, evening=evening) if 1 <= hour <= 12 else None
         return None if moment is None else {"time": moment, "lead": m[1] or ""}
 
+    def quarter(m: re.Match) -> dict | None:
+        hour = int(m[3]) if m[3].isdigit() else _HOURS_IN_WORDS[m[3]]
+        if not 1 <= hour <= 12:
+            return None
+        minute = 15
+        if m[2] not in ("past", "after"):  # a quarter to the hour
+            hour, minute = (hour - 1) or 12, 45
+        moment = clock_time(hour, minute, evening=evening)
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
     def dotted(m: re.Match) -> dict | None:
         if not (m[1] or days_told):
             return None
@@ -163,13 +180,14 @@ def read_times(f: Finder) -> list[Mention]:
         return {"time": time(0, 0) if m[2] == "midnight" else time(12, 0), "lead": m[1] or ""}
 
     times.each(_TIME_AMPM, ampm, "time")
+    times.each(_TIME_SPAN, span, "time")  # before a clock time, which may be its end
     times.each(_TIME_CLOCK, clock, "time")
     times.each(_TIME_DOTTED, dotted, "time")
-    times.each(_TIME_SPAN, span, "time")
     times.each(_TIME_AT, at, "time")
     times.each(_TIME_AT_WORDS, at_words, "time")
     times.each(_TIME_AFTER_DAY_WORDS, after_day, "time")
     times.each(_TIME_HALF, half, "time")
+    times.each(_TIME_QUARTER, quarter, "time")
     times.each(_TIME_NAMED, named, "time")
     f.low = times.low
     return times.found

@@ -28,6 +28,19 @@ def spoken_month(day: date) -> str:
     return f"{calendar.month_name[day.month]} {day.year}"
 
 
+# How a month said alone is said back: "by April 2026", "end of April 2026"; "in", "next",
+# "last" and "this" are in the year it resolves to.
+_MONTH_LEADS = ("by", "since", "from", "until", "till", "before", "after", "early", "late", "mid")
+
+
+def month_said(lead: str, day: date) -> str:
+    """A month said alone ("back in april", "by end of march"), in plain words: the month
+    ``day`` is in, after the words that led it when they say where in or around it."""
+    lead = " ".join(lead.split())
+    keep = lead in _MONTH_LEADS or lead.endswith(" of")
+    return f"{lead} {spoken_month(day)}" if keep else spoken_month(day)
+
+
 def spoken_span(first: date, last: date) -> str:
     """ "14 to 21 September 2026": days of one month, from ``first`` to ``last``."""
     return f"{first.day} to {spoken(last)}"

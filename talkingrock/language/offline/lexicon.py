@@ -109,6 +109,7 @@ SHORTHAND = {
     "&": "and",
     "n": "and",
     "thru": "through",
+    "incl": "including",
     "tho": "though",
     "bf": "boyfriend",
     "gf": "girlfriend",
