@@ -28,7 +28,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from conversations import questions, sentence_values  # noqa: E402
+from conversations import questions, sentence_values, terms  # noqa: E402
 from talkingrock.language import amounts, dates  # noqa: E402
 
 SAID_ON = date(2026, 11, 1)
@@ -37,7 +37,7 @@ READERS = {
     "amounts.find": lambda text: amounts.find(text, default_currency="£"),
     "dates.find": lambda text: dates.find(text, today=SAID_ON),
     "questions.asked_part": questions.asked_part,
-    "questions.said_terms": questions.said_terms,
+    "terms.said_terms": terms.said_terms,
     "value_in: date": lambda text: sentence_values.value_in(text, "date", said_on=SAID_ON),
     "value_in: time": lambda text: sentence_values.value_in(text, "time", said_on=SAID_ON),
     "value_in: amount": lambda text: sentence_values.value_in(text, "amount", said_on=SAID_ON),

@@ -44,8 +44,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from conversations.questions import content_terms
     from conversations.sum_parts import parts_of, taken_off
+    from conversations.terms import content_terms
 
     for split in ("dev", "test") if args.split == "both" else (args.split,):
         cases = json.loads((ROOT / "tests" / "data" / "sum_parts" / f"{split}.json").read_text())

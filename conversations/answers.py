@@ -56,12 +56,7 @@ from conversations.candidates import (
 )
 from conversations.choices import picked
 from conversations.current import current_and_before, same_value, struck_in, value_kind
-from conversations.questions import (
-    GREETINGS,
-    Question,
-    content_terms,
-    read_question,
-)
+from conversations.questions import GREETINGS, Question, read_question
 from conversations.sentence_values import value_in
 from conversations.sum_parts import DIFFERENCE, TOTAL, asks_for_a_sum
 from conversations.sums import (
@@ -72,6 +67,7 @@ from conversations.sums import (
     price_each,
     worked_out,
 )
+from conversations.terms import content_terms
 from conversations.totals import paid_in_all
 from memories.models import Memory
 from memories.recall import Hit, RecallResult

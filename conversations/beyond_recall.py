@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from conversations.candidates import Candidate, candidates_of, continued, value_of
 from conversations.models import Message
-from conversations.questions import Question, said_terms
+from conversations.questions import Question
 from conversations.sentence_values import day_of_month, replaced_in, same_day
+from conversations.terms import said_terms
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit

@@ -18,16 +18,9 @@ from django.utils import timezone
 
 from conversations.choices import picked
 from conversations.models import Message
-from conversations.questions import (
-    QUESTION_WORDS,
-    Question,
-    asks_for,
-    content_terms,
-    is_question,
-    said_terms,
-    words_of,
-)
+from conversations.questions import QUESTION_WORDS, Question, asks_for, is_question
 from conversations.sentence_values import value_in
+from conversations.terms import content_terms, said_terms, words_of
 from memories.models import Memory
 from memories.recall import Hit
 from talkingrock import nlp

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from conversations.questions import stem, words_of
+from conversations.terms import stem, words_of
 from talkingrock.language.values import struck_out
 
 # Words that turn a thing down when said just before it: "I can't stand DJs", "not a bath",

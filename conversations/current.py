@@ -25,9 +25,10 @@ from conversations.candidates import (
     time_only,
     value_of,
 )
-from conversations.questions import Question, content_terms, stem, words_of
+from conversations.questions import Question
 from conversations.sentence_values import day_of_month, replaced_in, same_day
 from conversations.sums import amounts_in, asked_amounts
+from conversations.terms import content_terms, stem, words_of
 from talkingrock.language import dates, tense, values
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.words import zipf

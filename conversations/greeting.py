@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from conversations.models import Conversation
-from conversations.questions import content_terms
+from conversations.terms import content_terms
 from memories import threads
 from memories.models import Memory, MemoryItem
 from narratives import services as narratives

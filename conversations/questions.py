@@ -4,16 +4,14 @@ amount), the names it uses, and whether a message is a question at all."""
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from itertools import pairwise
 
+from conversations.terms import AUXILIARIES, FILLER, either_way, is_filler, stem, words_of
 from memories import search
 from memories.models import Memory
-from talkingrock import nlp
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import common_words, first_names
@@ -22,95 +20,14 @@ from talkingrock.language.offline.lexicon import normalise
 QUESTION_WORDS = frozenset(
     "what whats when whens where wheres who whos whom whose which why how".split()
 )
-AUXILIARIES = frozenset(
-    "do does did is isnt are arent was were can could will would should shall have has had am".split()
-)
-# Words a question is made of that say nothing about what it asks for.
-FILLER = frozenset(
-    """
-    a an the and or but of to in on at for with by from about into as is are was were be been
-    being am do does did doing done have has had i me my mine we us our ours you your yours he
-    him his she her hers they them their it its this that these those there here what whats
-    when whens where wheres who whos whom whose which why how again wait actually exactly now
-    then still ever already just really so also any anything some something tell remind know
-    remember said say says think thought end ended up going go get got can could will would
-    should shall lets let please ok okay oh um hmm again also n r u ur ya yeah
-    """.split()
-)
 GREETINGS = frozenset(
     "hello hi hey hiya good morn even night thank cheer bye goodby great cool nice lovely much".split()
 )
-_WORD = re.compile(r"[a-z0-9£$€][a-z0-9£$€,.'’-]*", re.I)
 _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
 
 TYPO_SIMILARITY = 0.8  # difflib's ratio above which an unseen word is a misspelling
 # A question word the sentence lacks but the sentences said around it hold counts this much.
 AROUND_WEIGHT = 0.5
-
-
-def stem(word: str) -> str:
-    """A crude English stem, enough to match "measure" with "measured" and "weddings" with
-    "wedding": the possessive, a plural and the commonest inflections off; an irregular verb
-    form is its base form's ("bought" as "buy")."""
-    word = word.lower().strip(".,'’-").removesuffix("'s").removesuffix("’s")
-    word = nlp.irregular_verb_base(word) or word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        word = word[:-1]
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    return word.rstrip("e") if len(word) > 3 else word
-
-
-def either_way(term: str) -> frozenset[str]:
-    """The stems ``term`` may also stand for, said another way: an irregular verb form that is a
-    noun too keeps its own stem ("sent", "left", "given"), and the question "have I given her"
-    still finds "gave it to maeve", as "did I send" finds "sent maeve the statements"."""
-    return _either_way().get(term, frozenset())
-
-
-@functools.cache
-def _either_way() -> dict[str, frozenset[str]]:
-    pairs: dict[str, set[str]] = {}
-    for form, base in nlp.noun_like_verb_forms().items():
-        one, other = stem(form), stem(base)
-        if one != other:
-            pairs.setdefault(one, set()).add(other)
-            pairs.setdefault(other, set()).add(one)
-    return {term: frozenset(others) for term, others in pairs.items()}
-
-
-def words_of(text: str) -> list[str]:
-    return [w.strip(".,'’-").lower() for w in _WORD.findall(text)]
-
-
-def content_terms(text: str) -> frozenset[str]:
-    stems = ((w, stem(w)) for w in words_of(normalise(text)) if len(w) > 1 and not w.isdigit())
-    return frozenset(
-        s
-        for w, s in stems
-        if w not in FILLER and s not in FILLER and re.sub(r"['’]s$", "", w) not in FILLER
-    )
-
-
-_CLAUSE_BREAK = re.compile(r"[.,;:!?…()\[\]\"“”—–/+&]+")
-
-
-def said_terms(text: str) -> frozenset[str]:
-    """The terms of something said, as ``content_terms``, with each pair of words it writes apart
-    also by the stem of the pair written as one ("pick up" also as "pickup", "key worker" as
-    "keyworker"): a question that writes a compound closed finds it written open. A pair is
-    two words of one clause ("the car. pet food" says no "carpet")."""
-    joined = (
-        stem(a + b)
-        for clause in _CLAUSE_BREAK.split(normalise(text))
-        for a, b in pairwise(re.sub(r"['’]s$", "", w.lower()) for w in words_of(clause))
-        if len(a) >= 3 and len(b) >= 2 and a.isalpha() and b.isalpha()
-    )
-    return content_terms(text) | frozenset(joined)
 
 
 # A question asked after something said first, with no question mark: "theresa says she can't
@@ -522,9 +439,8 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         if (
             len(word) > 1
             and not word.isdigit()
-            and word not in FILLER
+            and not is_filler(word)
             and term not in FILLER
-            and re.sub(r"['’]s$", "", word) not in FILLER
             and word not in frame
             and term not in frame
         ):

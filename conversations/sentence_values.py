@@ -9,7 +9,7 @@ import itertools
 import re
 from datetime import date, timedelta
 
-from conversations.questions import FILLER, content_terms, stem
+from conversations.terms import FILLER, content_terms, stem
 from talkingrock.language import amounts, dates, names, places, spoken, tense, values
 from talkingrock.language.mentions import MON, WD
 from talkingrock.language.offline.lexicon import normalise

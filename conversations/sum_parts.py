@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conversations.questions import FILLER, asks_for, content_terms
+from conversations.questions import asks_for
+from conversations.terms import FILLER, content_terms
 from talkingrock.language.offline.lexicon import normalise
 
 _TOKEN = re.compile(r"[+&,:;?!()]|[^\s+&,:;?!()]+")

@@ -19,7 +19,7 @@ from conversations.candidates import (
     coverage_of,
     share_of,
 )
-from conversations.questions import Question, content_terms, stem
+from conversations.questions import Question
 from conversations.sentence_values import (
     clause_around,
     counted_of,
@@ -37,6 +37,7 @@ from conversations.sum_parts import (
     taken_off,
     without_taken_off,
 )
+from conversations.terms import content_terms, stem
 from talkingrock.language import amounts, dates
 from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.values import struck_out

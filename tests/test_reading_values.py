@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from conversations import candidates, questions, sentence_values
+from conversations import candidates, sentence_values, terms
 from talkingrock.language import amounts, dates, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
@@ -466,7 +466,7 @@ def test_a_name_asked_for_is_not_the_one_the_question_names():
     ],
 )  # fmt: skip
 def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name, who):
-    about = frozenset({questions.stem(name)})
+    about = frozenset({terms.stem(name)})
     assert sentence_values.described(sentence, about, said_on=SAID_ON) == who
 
 
@@ -484,7 +484,7 @@ def test_who_someone_is_is_read_from_the_words_beside_their_name(sentence, name,
     ],
 )
 def test_which_one_is_the_word_said_before_the_thing(sentence, thing, which):
-    assert sentence_values.which_of(sentence, frozenset({questions.stem(thing)})) == which
+    assert sentence_values.which_of(sentence, frozenset({terms.stem(thing)})) == which
 
 
 @pytest.mark.parametrize(

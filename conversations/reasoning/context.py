@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from conversations.questions import content_terms, stem
+from conversations.terms import content_terms, stem
 from memories.models import InfluenceType, Memory, MemoryItem, RecallHit
 from memories.recall import Hit, RecallResult, recall
 from talkingrock.language.offline.lexicon import normalise

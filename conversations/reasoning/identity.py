@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from django.core.cache import cache
 
-from conversations.questions import content_terms
 from conversations.reasoning import prompts
+from conversations.terms import content_terms
 from memories import vector_search
 from memories.models import Memory
 from talkingrock import llm
