@@ -392,14 +392,14 @@ def _time_value(
         if said is None:
             return ""
         schedule = said.recurs
-        at = f" at {spoken.spoken_time(said.time)}" if said.time else ""
+        at = f" {spoken.spoken_hours(said.time, said.until)}" if said.time else ""
         # "every 6 weeks, always tues first thing": the interval and the day said beside it.
         day = next((m.day for m in mentions if m.said_as == "weekday" and m.day), None)
         if "BYDAY" not in schedule.rule and day is not None:
             return f"{schedule.words}, on {day:%A}{at}"
         return schedule.words + at
     if kind == "time":
-        return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+        return next((spoken.hours(m.time, m.until) for m in mentions if m.time), "")
     if happened:
         # What happened, happened once: "mondays and thursdays nine thirty" is no day of it.
         mentions = [m for m in mentions if m.recurs is None]
@@ -411,11 +411,11 @@ def _time_value(
     for mention in mentions:
         # One day said twice, its time beside only one of them: "Thursday week, the 21st, at
         # quarter past nine".
-        moment = mention.time
-        if moment is None and mention.recurs is None and mention.day is not None:
+        timed = mention
+        if mention.time is None and mention.recurs is None and mention.day is not None:
             told = [*ahead.values(), *back.values()]
-            moment = next((m.time for m in told if m.time and m.day == mention.day), None)
-        at = f" at {spoken.spoken_time(moment)}" if moment else ""
+            timed = next((m for m in told if m.time and m.day == mention.day), mention)
+        at = f" {spoken.spoken_hours(timed.time, timed.until)}" if timed.time else ""
         if mention.day is None and mention.time and corrected and mention.start >= corrected:
             # "on the 2nd at 9:15 … wait no, 9:45": the time of the day said before
             day = next((m.day for m in said_days if m.start < corrected), None)
@@ -438,7 +438,7 @@ def _time_value(
             if month
             else spoken.spoken(said_on, weekday=True)
         )
-    return next((spoken.spoken_time(m.time) for m in mentions if m.time), "")
+    return next((spoken.hours(m.time, m.until) for m in mentions if m.time), "")
 
 
 def _sum_value(sentence: str, kind: str, *, said_on: date, about: frozenset[str]) -> str:

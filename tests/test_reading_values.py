@@ -565,13 +565,21 @@ def test_a_day_said_twice_takes_the_time_said_beside_either():
 @pytest.mark.parametrize(
     ("said", "kind", "value"),
     [
-        # a span of hours is its first, whatever minutes its end gives
-        ("she takes her wednesdays eight till half five", "schedule", "weekly on Wednesday at 8am"),
-        ("open from 9 to 5:30 on saturday", "time", "9am"),
-        ("from 10.30 to 12 on sat", "time", "10:30am"),
-        ("two till four on sunday", "time", "2pm"),
+        # a span of hours, whatever minutes its ends give, from its first to its last
+        ("she takes her wednesdays eight till half five", "schedule",
+         "weekly on Wednesday from 8am to 5:30pm"),
+        ("open from 9 to 5:30 on saturday", "time", "9am to 5:30pm"),
+        ("from 10.30 to 12 on sat", "time", "10:30am to noon"),
+        ("two till four on sunday", "time", "2pm to 4pm"),
+        ("the party is four to nine", "time", "4pm to 9pm"),
+        ("9am to 5pm mon to fri", "time", "9am to 5pm"),
+        ("sausage sizzle sat 6th 9-2", "date", "Saturday 6 June 2026 from 9am to 2pm"),
+        # a dash with no day told, a sum, a count or a measure: no span
+        ("it was 2-1 to us", "time", ""),
+        ("£5 to 10 each", "time", ""),
+        ("2 to 3 weeks on sunday", "time", ""),
         ("ran from 5 to 10k on sunday", "time", ""),
     ],
 )  # fmt: skip
-def test_a_span_of_hours_is_its_first_whatever_its_end(said, kind, value):
+def test_a_span_of_hours_runs_from_its_first_to_its_last(said, kind, value):
     assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value

@@ -53,13 +53,16 @@ _TIME_AFTER_DAY_WORDS = re.compile(
     rf"\b({_HOURS_AFTER_ONE})\s+({SPOKEN_NUMBER})\b(?!\s*(?:{_NOT_AN_HOUR}))"
 )
 _DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\b\d{{1,2}}(?:st|nd|rd|th)|\x00)\s*,?\s*$")
-# A span of hours is its first: "two till four", "from 9 to 5" (a time of day, not "till four").
+# A span of hours starts at its first and ends at its last: "two till four", "from 9 to 5:30",
+# "eight till half five", "the party is four to nine", "sat 9-2, I'm on 11-1" (a dash only where
+# the text tells of a day or the span is led by "from"). Not a sum, a count or a measure ("£5 to
+# 10", "2 to 3 weeks", "14-21 sept").
 _HOUR = rf"\d{{1,2}}|{alternation(_HOURS_IN_WORDS)}"
-# The end may give its minutes: "from 9 to 5:30", "eight till half five".
 _TIME_SPAN = re.compile(
-    rf"\b(?:(from)\s+({_HOUR})\s+(?:to|till|til|until)|({_HOUR})\s+(?:till|til|until))\s+"
-    rf"(?:half\s+(?:past\s+)?)?(?:{_HOUR})(?:[:.][0-5]\d)?\b(?![:.,/]?\d)"
-    rf"(?!\s*(?:{_NOT_AN_HOUR}))"
+    rf"(?<![£$€\d.,:/-])\b(?:(?P<lead>from)\s+)?(?P<first>{_HOUR})(?:[:.](?P<first_min>[0-5]\d))?"
+    rf"(?:\s*(?P<first_ampm>[ap]\.?m\.?))?(?:\s+(?:to|till|til|until)\s+|\s*(?P<dash>-|–)\s*)"
+    rf"(?P<half>half\s+(?:past\s+)?)?(?P<last>{_HOUR})(?:[:.](?P<last_min>[0-5]\d))?"
+    rf"(?:\s*(?P<ampm>[ap]\.?m\.?))?(?![a-z])(?![:.,/]?\d)(?!\s*(?:{_NOT_AN_HOUR}))"
 )
 _TIME_HALF = re.compile(
     rf"\b(?:(at|around|by)\s+)?half\s+(?:past\s+)?({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
@@ -128,10 +131,20 @@ def read_times(f: Finder) -> list[Mention]:
         return {"time": clock_time(hour, 0, evening=evening), "lead": m[1]}
 
     def span(m: re.Match) -> dict | None:
-        start = m[2] or m[3]
-        hour = int(start) if start.isdigit() else _HOURS_IN_WORDS[start]
-        moment = clock_time(hour, 0, evening=evening) if 1 <= hour <= 12 else None
-        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+        if m["dash"] and not (m["lead"] or days_told):
+            return None
+        first, last = (
+            int(h) if h.isdigit() else _HOURS_IN_WORDS[h] for h in (m["first"], m["last"])
+        )
+        if not (1 <= first <= 12 and 1 <= last <= 12):
+            return None
+        start = clock_time(first, int(m["first_min"] or 0), m["first_ampm"] or "", evening=evening)
+        end = clock_time(last, 30 if m["half"] else int(m["last_min"] or 0), m["ampm"] or "")
+        if start is None or end is None:
+            return None
+        if end <= start and end.hour < 12:  # "four to nine": 4pm till 9pm
+            end = end.replace(hour=end.hour + 12)
+        return {"time": start, "until": end if end > start else None, "lead": m["lead"] or ""}
 
     def at_words(m: re.Match) -> dict | None:
         minutes = 0 if not m[3] or m[3].endswith("clock") else spoken_value(m[3])
@@ -179,8 +192,8 @@ def read_times(f: Finder) -> list[Mention]:
     def named(m: re.Match) -> dict:
         return {"time": time(0, 0) if m[2] == "midnight" else time(12, 0), "lead": m[1] or ""}
 
+    times.each(_TIME_SPAN, span, "time")  # first: its end may be a clock time ("9 to 5pm")
     times.each(_TIME_AMPM, ampm, "time")
-    times.each(_TIME_SPAN, span, "time")  # before a clock time, which may be its end
     times.each(_TIME_CLOCK, clock, "time")
     times.each(_TIME_DOTTED, dotted, "time")
     times.each(_TIME_AT, at, "time")
@@ -223,5 +236,12 @@ def attach_times(mentions: list[Mention], times: list[Mention], text: str) -> li
             continue
         mention = days[owner]
         start, end = min(mention.start, moment.start), max(mention.end, moment.end)
-        days[owner] = replace(mention, text=text[start:end], start=start, end=end, time=moment.time)
+        days[owner] = replace(
+            mention,
+            text=text[start:end],
+            start=start,
+            end=end,
+            time=moment.time,
+            until=moment.until,
+        )
     return days + loose

@@ -85,6 +85,7 @@ class Mention:
     end: int
     day: date | None = None  # the day it names
     time: time | None = None  # the time of day it names
+    until: time | None = None  # the time a span of hours ends ("four to nine": 9pm)
     lead: str = ""  # how it was said: "by", "on", "from", "until", "at"… or ""
     recurs: Recurrence | None = None
     # The span of days it names (a month, a week, "two months ago"): [first, last + 1).

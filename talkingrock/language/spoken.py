@@ -55,6 +55,18 @@ def spoken_time(moment: time) -> str:
     return f"{hour}{minutes}{'am' if moment.hour < 12 else 'pm'}"
 
 
+def hours(start: time, until: time | None = None) -> str:
+    """ "3:30pm", or "4pm to 9pm" for a span of hours."""
+    if until is None:
+        return spoken_time(start)
+    return f"{spoken_time(start)} to {spoken_time(until)}"
+
+
+def spoken_hours(start: time, until: time | None = None) -> str:
+    """ "at 3:30pm", or "from 4pm to 9pm": how a time of day is said after a day."""
+    return f"at {spoken_time(start)}" if until is None else f"from {hours(start, until)}"
+
+
 def said(found: dict[str, str]) -> str:
     """A stored mention (``Mention.as_dict``) in words: "Tue 8 Dec, 10:30am", "every other
     Saturday", "3:30pm"."""
