@@ -951,6 +951,30 @@ def test_the_verb_an_amount_is_asked_by_is_not_a_word_to_look_for(alice, kitchen
     assert questions.read_question(alice, "whats the sitter charging now").weights.get("charg")
 
 
+@pytest.mark.parametrize(
+    ("question", "wanted", "frame"),
+    [
+        # which nights or mornings something recurs asks for its days, and the nights are no
+        # word the answer says ("every other sun 8pm")
+        ("which nights r my games again", "schedule", {"night"}),
+        ("what mornings does she do the school run", "schedule", {"morning"}),
+        # what a seller was asking is a price
+        ("what was keith asking for the fabia", "amount", {"ask"}),
+        ("whats their asking price on the van", "amount", {"ask"}),
+        # "calld" is "called": a name is asked for
+        ("whats the fence company calld again", "name", {"calld", "call"}),
+        # but "called" as rang asks for no name
+        ("the garage calld to confirm. wood or vinyl??", None, set()),
+    ],
+)
+def test_the_words_that_frame_a_question_are_not_looked_for(
+    alice, kitchen, question, wanted, frame
+):
+    asked = questions.read_question(alice, question)
+    assert asked.wanted == wanted
+    assert not frame & set(asked.weights), asked.weights
+
+
 def test_a_bare_reply_is_read_with_the_title_of_the_act_its_conversation_is_kept_in(alice, index):
     """A burst ("renewed the licence" / "412") never names the boat; the act the household
     keeps the conversation in does."""

@@ -110,6 +110,7 @@ SHORTHAND = {
     "n": "and",
     "thru": "through",
     "incl": "including",
+    "calld": "called",
     "tho": "though",
     "bf": "boyfriend",
     "gf": "girlfriend",
