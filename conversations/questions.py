@@ -85,7 +85,7 @@ _ASKS = (
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     # "what did the job come to in the end": a total asked for
-    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|price)\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -97,7 +97,7 @@ _ASKS = (
         r"[a-z][\w'’-]*(?<!ing)(?:\s+[a-z][\w'’-]*(?<!ing))?(?:\s+again)?\s*\??\s*$")),
     # "called" as named, not as rang ("the garage called to confirm", "she called me back")
     ("name", re.compile(
-        r"\bwho\b|\bwhose\b|\bname of\b|\bwhat'?s .*\bname\b|"
+        r"\bwho\b|\bwhose\b|\bname of\b|\bwhat(?:'?s|\s+is|\s+was|\s+were)\b.*\bname\b|"
         r"\bcalled\b(?!\s+(?:to|me|him|her|us|them|you|back|about|round|in|by|today|yesterday)\b)")),
     ("which", _WHICH),
 )  # fmt: skip
@@ -209,14 +209,23 @@ def asks_for(question: str) -> str | None:
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
         asking = _ASKS_AFTER.search(text)
         if asking and not _names_a_question_word(text[: asking.start()]):
-            # "theresa cant find our deposit when did I pay that": what the asking clause asks
-            text = text[asking.start("asks") :]
-        for kind, pattern in _ASKS:
-            if kind == "amount" and _WHEN_FIRST.match(text):
-                continue  # "when did I pay the deposit": a day, though it names a payment
-            if pattern.search(text):
+            # "theresa cant find our deposit when did I pay that": what the asking clause asks,
+            # or, when it names no kind ("…base salary, what is it"), what the whole asks
+            kind = _kind_asked(text[asking.start("asks") :])
+            if kind is not None:
                 return kind
+        if (kind := _kind_asked(text)) is not None:
+            return kind
     return "preference" if _ASKS_PREFERENCE.search(text) else None
+
+
+def _kind_asked(text: str) -> str | None:
+    for kind, pattern in _ASKS:
+        if kind == "amount" and _WHEN_FIRST.match(text):
+            continue  # "when did I pay the deposit": a day, though it names a payment
+        if pattern.search(text):
+            return kind
+    return None
 
 
 # What is asked, without what the asker adds after it: "which days am i wfh again, need to tell
@@ -260,7 +269,10 @@ _SOMEONE_WANTS = re.compile(
 # the third"), or who is asking ("what was the price before they raised it renee is asking").
 _RUN_ON = re.compile(
     r"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s(?!.*\b(?:what|when|where|who|which|how)\b)"
-    r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$)",
+    r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$"
+    # or what someone wants of the asker ("how much is mom paying, she wants me to set up
+    # autopay")
+    r"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s(?!.*\b(?:what|when|where|who|which|how)\b))",
     re.I,
 )
 # Words a clause does not end on: after them an "I …" is part of the question ("what did I say
@@ -306,8 +318,17 @@ def _without_run_on(question: str) -> str:
 # Who wants the answer, said first: "vet form wants the date of pickles surgery. when was it",
 # "the bank needs the date the plans went in".
 _WANTS_FIRST = re.compile(
-    r"^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,2}(?:wants|needs)\s+"
-    r"(?:to know\s+)?(?=the (?:date|time|day|name|number)\b)",
+    r"^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}(?:wants|needs)\s+"
+    r"(?:to know\s+)?(?=the (?:date|time|day|name|number)\b)"
+    # or who wants to know, and then what ("the insurance guy wants to know what day it
+    # started", "my CA is asking how much we spent", "wade's asking what I owe him")
+    r"|^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}"
+    r"(?:(?:wants|needs) to know|(?:is\s+|s\s+)?(?:asking|askin))\s+"
+    r"(?=(?:what|when|where|who|which|how|if|whether)\b)"
+    # or who needs a thing, and then asks what it is ("mortgage guy needs my base salary,
+    # what is it exactly")
+    r"|^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}(?:wants|needs)\s+"
+    r"(?=[^,?]+,\s*(?:what|when|where|how much)\s+(?:is|was|were|are|r)\s+(?:it|that|they|this)\b)",
     re.I,
 )
 

@@ -540,6 +540,19 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("when did we pay the plumber", "when did we pay the plumber", "date"),
         ("jo says she never got the deposit when did I pay it", "jo says she never got the deposit when did I pay it", "date"),
         ("how much was the bill when we paid", "how much was the bill when we paid", "amount"),
+        # who wants to know, said first, and then what they want to know
+        ("the bank wants to know when we moved in", "when we moved in", "date"),
+        ("my accountant is asking how much the boiler cost", "how much the boiler cost", "amount"),
+        ("sue's asking what time the match starts", "what time the match starts", "time"),
+        ("the claim form wants the date of the burst pipe, when was it", "the date of the burst pipe, when was it", "date"),
+        # who needs a thing, and then what it is
+        ("the letting agent needs my monthly salary, what is it again", "my monthly salary, what is it again", "amount"),
+        # what someone wants of the asker, run on at the end
+        ("how much is the cleaner now she wants me to pay by transfer", "how much is the cleaner now", "amount"),
+        # what a name was, however it is asked
+        ("that lady at the council, what was her name?", "that lady at the council, what was her name?", "name"),
+        # what a seller was asking
+        ("what was the landlord asking from us at first?", "what was the landlord asking from us at first?", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
