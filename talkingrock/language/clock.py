@@ -1,8 +1,8 @@
-"""Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "quarter past 9", "noon"), or
-dictate them ("at six", "at eleven fifteen", "two till four": a span of hours at its first,
-"thursdays nine thirty"),
-and a time said next to a day or a schedule taken as its time ("tmrw at 10:30", "every other
-saturday at 10").
+"""Times of day as people say them ("3pm", "10:30", "at 9", "til 6", "half 3", "quarter past
+9", "noon") or dictate them ("at six", "at eleven fifteen", "thursdays nine thirty"), spans of
+hours from their first to their last ("two till four", "the party is four to nine"), and a time
+said next to a day or a schedule taken as its time ("tmrw at 10:30", "every other saturday at
+10").
 Run by talkingrock/language/dates.py's ``find``; a time without am or pm is in the afternoon
 from 1 to 7 and in the morning from 8 to 11, as household times are, and in the evening when
 the text is about one ("dinner at 8")."""
@@ -142,7 +142,7 @@ def read_times(f: Finder) -> list[Mention]:
         end = clock_time(last, 30 if m["half"] else int(m["last_min"] or 0), m["ampm"] or "")
         if start is None or end is None:
             return None
-        if end <= start and end.hour < 12:  # "four to nine": 4pm till 9pm
+        if end <= start and end.hour < 12 and not m["ampm"]:  # "four to nine": 4pm till 9pm
             end = end.replace(hour=end.hour + 12)
         return {"time": start, "until": end if end > start else None, "lead": m["lead"] or ""}
 
