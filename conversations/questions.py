@@ -228,6 +228,9 @@ def _kind_asked(text: str) -> str | None:
     return None
 
 
+# What asks nothing more after it: no question word follows ("…, I've confused myself", not
+# "…, I want to know what it cost").
+_NO_QUESTION_AFTER = r"(?!.*\b(?:what|when|where|who|which|how)\b)"
 # What is asked, without what the asker adds after it: "which days am i wfh again, need to tell
 # a client", "what's the stall fee? bev's asking".
 _REASON = re.compile(
@@ -237,16 +240,16 @@ _REASON = re.compile(
     r"|(?:[\w'’]+\s+){1,3}(?:wants|needs|is asking)\s+(?:it|to know)\b"
     # or what the asker's memory is doing ("…, her name's gone right out of my head")
     r"|[^,]*\b(?:my (?:head|mind|memory)|forg[eo]t(?:ten)?|can['’]?t remember)\b"
-    r"(?!.*\b(?:what|when|where|who|which|how)\b)"
+    rf"{_NO_QUESTION_AFTER}"
     # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked"); what the
     # asker asked is what they ask about ("…, we asked about the rash")
     r"|(?:fyi\s+)?(?!(?:[\w'’]+\s+)?(?:i|we)\s)(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?"
-    r"(?:asking|askin|asked)\b(?!.*\b(?:what|when|where|who|which|how)\b)"
+    rf"(?:asking|askin|asked)\b{_NO_QUESTION_AFTER}"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
-    r"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s(?!.*\b(?:what|when|where|who|which|how)\b))"
+    rf"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s{_NO_QUESTION_AFTER})"
     # a reason run on without a comma: "now (that) I…" ("what room is gran in now im posting her
     # a parcel"), as "because" is
-    r"|(?<!\s)\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s(?!.*\b(?:what|when|where|who|which|how)\b)"
+    rf"|(?<!\s)\s+now\s+(?:that\s+)?(?:i|i['’]ve|ive|i['’]m|im)\s{_NO_QUESTION_AFTER}"
     # someone who wants to know, run on at the end ("where are we staying again mum wants to
     # know", "… the insurance form wants the date")
     r"|\s+(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,2}(?:wants|needs)\s+(?:to know|the (?:date|time|day|name|number))\b"
@@ -260,7 +263,7 @@ _REASON = re.compile(
 # the tickets now, her gran wants to chip in"), but maybe the other choice in one about what the
 # member would rather ("did i want the blue one, tom wants the red"), where it stays.
 _SOMEONE_WANTS = re.compile(
-    r",\s*(?:[\w'’]+\s+){1,3}(?:wants|needs)\b(?!.*\b(?:what|when|where|who|which|how)\b).*$",
+    rf",\s*(?:[\w'’]+\s+){{1,3}}(?:wants|needs)\b{_NO_QUESTION_AFTER}.*$",
     re.I,
 )
 
@@ -268,11 +271,11 @@ _SOMEONE_WANTS = re.compile(
 # kenzie's counselor again I want to send her a card", "what date did we land on I keep saying
 # the third"), or who is asking ("what was the price before they raised it renee is asking").
 _RUN_ON = re.compile(
-    r"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s(?!.*\b(?:what|when|where|who|which|how)\b)"
+    rf"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s{_NO_QUESTION_AFTER}"
     r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$"
     # or what someone wants of the asker ("how much is mom paying, she wants me to set up
     # autopay")
-    r"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s(?!.*\b(?:what|when|where|who|which|how)\b))",
+    rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER})",
     re.I,
 )
 # Words a clause does not end on: after them an "I …" is part of the question ("what did I say
@@ -317,17 +320,17 @@ def _without_run_on(question: str) -> str:
 
 # Who wants the answer, said first: "vet form wants the date of pickles surgery. when was it",
 # "the bank needs the date the plans went in".
+# Who wants it: "vet form", "the insurance guy", "my CA", "wade's".
+_WHO_FIRST = r"^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}"
 _WANTS_FIRST = re.compile(
-    r"^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}(?:wants|needs)\s+"
-    r"(?:to know\s+)?(?=the (?:date|time|day|name|number)\b)"
+    rf"{_WHO_FIRST}(?:wants|needs)\s+(?:to know\s+)?(?=the (?:date|time|day|name|number)\b)"
     # or who wants to know, and then what ("the insurance guy wants to know what day it
     # started", "my CA is asking how much we spent", "wade's asking what I owe him")
-    r"|^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}"
-    r"(?:(?:wants|needs) to know|(?:is\s+|s\s+)?(?:asking|askin))\s+"
+    rf"|{_WHO_FIRST}(?:(?:wants|needs) to know|(?:is\s+|s\s+)?(?:asking|askin))\s+"
     r"(?=(?:what|when|where|who|which|how|if|whether)\b)"
     # or who needs a thing, and then asks what it is ("mortgage guy needs my base salary,
     # what is it exactly")
-    r"|^\s*(?:(?:the|my|our|his|her|their|a|an)\s+)?(?:[\w'’]+\s+){1,3}(?:wants|needs)\s+"
+    rf"|{_WHO_FIRST}(?:wants|needs)\s+"
     r"(?=[^,?]+,\s*(?:what|when|where|how much)\s+(?:is|was|were|are|r)\s+(?:it|that|they|this)\b)",
     re.I,
 )

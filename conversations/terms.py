@@ -71,6 +71,7 @@ def words_of(text: str) -> list[str]:
 # A contraction of words that say nothing is one too: "can't", "didn't", "I'm", "that's".
 _CONTRACTED = re.compile(r"^(?P<base>\w+?)(?:n['’]t|['’](?:s|re|ve|ll|d|m))$", re.I)
 _NEGATED_BASE = {"ca": "can", "wo": "will", "sha": "shall"}  # "can't", "won't", "shan't"
+_CONTRACTED_FILLER = FILLER | AUXILIARIES  # what a contraction's first word may be
 
 
 def is_filler(word: str) -> bool:
@@ -82,7 +83,7 @@ def is_filler(word: str) -> bool:
     if contracted is None:
         return False
     base = contracted["base"]
-    return _NEGATED_BASE.get(base, base) in FILLER | AUXILIARIES
+    return _NEGATED_BASE.get(base, base) in _CONTRACTED_FILLER
 
 
 def content_terms(text: str) -> frozenset[str]:
