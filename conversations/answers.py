@@ -76,6 +76,9 @@ from talkingrock.language.offline.lexicon import normalise
 from talkingrock.text import sentences
 
 NO_MEMORY = "I don't have a memory of that."
+# The kinds of value whose absence from the best sentence means there is no answer: those a
+# sentence must state (candidates.VALUE_KINDS), and a name.
+_DECLINED_WITHOUT = {**VALUE_KINDS, "name": "name"}
 
 # Scoring, set on the development households (bench/answers.py): coverage of the question's words
 # counts most; the kind of thing asked for, the rank recall gave and what the source is break
@@ -362,12 +365,13 @@ def answer_question(
     )
     if low and not (asked.wanted == "amount" and asks_for_a_sum(question)):
         return too_far
-    if asked.wanted in VALUE_KINDS and not value_of(best, asked):
-        # "How much did Ana quote?": what was said about it gives no amount, so there is none.
+    if asked.wanted in _DECLINED_WITHOUT and not value_of(best, asked):
+        # "How much did Ana quote?": what was said about it gives no amount, so there is none;
+        # "what's the name of Ma's renal physician": one said of with no name gives none.
         return Answer(
             NO_MEMORY,
             "no_memory",
-            reason=f"Nothing you said or kept about it gives the {VALUE_KINDS[asked.wanted]}.",
+            reason=f"Nothing you said or kept about it gives the {_DECLINED_WITHOUT[asked.wanted]}.",
         )
     current, before = current_and_before(best, scored, asked, owner)
     paid = None

@@ -85,7 +85,7 @@ _ASKS = (
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     # "what did the job come to in the end": a total asked for
-    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bspen(?:d|ds|t|ding)\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -98,6 +98,9 @@ _ASKS = (
     # "called" as named, not as rang ("the garage called to confirm", "she called me back")
     ("name", re.compile(
         r"\bwho\b|\bwhose\b|\bname of\b|\bwhat(?:'?s|\s+is|\s+was|\s+were)\b.*\bname\b|"
+        # a name asked last, with at most two words after it: "the sergeant's name again?",
+        # "his name what ah?"
+        r"\bnames?\b(?:\s+[\w'’]+){0,2}\W*$|"
         r"\bcalled\b(?!\s+(?:to|me|him|her|us|them|you|back|about|round|in|by|today|yesterday)\b)")),
     ("which", _WHICH),
 )  # fmt: skip
@@ -168,7 +171,10 @@ FRAME_WORDS = {
 }
 # "when did", "what day did": the day something happened, which is the day it was told of when
 # the telling names none ("stu came round to look at the roof").
-_HAPPENED = re.compile(r"\b(?:when|what (?:date|day)|which day)\s+(?:did|was|were|had)\b")
+_HAPPENED = re.compile(
+    r"\b(?:when|what (?:date|day)|which day)(?:\s+(?:exactly|again|actually|roughly))?"
+    r"\s+(?:did|was|were|had)\b"
+)
 
 
 # "Do I want a courtesy car when it goes in?" asks yes or no: the "when" is of its own clause.
@@ -243,7 +249,7 @@ _REASON = re.compile(
     rf"{_NO_QUESTION_AFTER}"
     # or who asked for it ("…, kev askin bout summer", "…, fyi the bank asked"); what the
     # asker asked is what they ask about ("…, we asked about the rash")
-    r"|(?:fyi\s+)?(?!(?:[\w'’]+\s+)?(?:i|we)\s)(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+)?"
+    r"|(?:fyi\s+)?(?!(?:[\w'’]+\s+)?(?:i|we)\s)(?:[\w'’]+\s+){1,2}(?:is\s+|s\s+|keeps\s+)?"
     rf"(?:asking|askin|asked)\b{_NO_QUESTION_AFTER}"
     # or about the asker ("…, I've confused myself"), when it asks nothing itself
     rf"|(?:i|i['’]ve|ive|i['’]m|im|i['’]d)\s{_NO_QUESTION_AFTER})"
@@ -269,10 +275,13 @@ _SOMEONE_WANTS = re.compile(
 
 # An aside run on after the question with no comma: about the asker ("whats the name of
 # kenzie's counselor again I want to send her a card", "what date did we land on I keep saying
-# the third"), or who is asking ("what was the price before they raised it renee is asking").
+# the third"), or who is asking and for what ("what was the price before they raised it renee
+# is asking", "how many are we now my mam's asking for the table plan").
 _RUN_ON = re.compile(
     rf"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s{_NO_QUESTION_AFTER}"
-    r"|(?!(?:i|we|you)\s)[\w'’]+\s+(?:is\s+|s\s+)?(?:asking|askin|asked)\W*$"
+    r"|(?!(?:i|we|you)\s)(?:(?:my|me|our|the|his|her|their)\s+)?[\w'’]+\s+(?:is\s+|s\s+|keeps\s+)?"
+    r"(?:asking|askin|asked)(?:\s+(?:for|about|bout|abt)\s+(?:the|a|an|my|our|it|this|that)\b"
+    rf"{_NO_QUESTION_AFTER}.*)?\W*$"
     # or what someone wants of the asker ("how much is mom paying, she wants me to set up
     # autopay")
     rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER})",
@@ -460,7 +469,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         # "what's orla charging this year": the current value, not a thing said with "year".
         text = _CURRENT_FRAME.sub(" ", text)
     frame = FRAME_WORDS.get(wanted or "", frozenset())
-    past = values.asks_about_the_past(question)
+    past = values.asks_about_the_past(normalise(question))  # "b4 i got him down"
     if past:
         frame = frame | values.PAST_WORDS
     frame = frame | {stem(word) for word in frame}  # "what dates" as "what date"

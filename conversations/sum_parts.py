@@ -14,8 +14,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from conversations.questions import asks_for
 from conversations.terms import FILLER, content_terms
+from talkingrock.language import dates
 from talkingrock.language.offline.lexicon import normalise
 
 _TOKEN = re.compile(r"[+&,:;?!()]|[^\s+&,:;?!()]+")
@@ -82,6 +85,15 @@ def _tokens(question: str) -> list[str]:
     return _TOKEN.findall(normalise(question).lower())
 
 
+def _without_dates(text: str) -> str:
+    """``text`` with each period it names ("this year", "last month") read as a break: "so far
+    this year, dues + camp" asks for the dues and the camp, not for a year."""
+    said = dates.find(text, today=timezone.localdate())
+    for mention in reversed([m for m in said if m.said_as == "period"]):
+        text = f"{text[: mention.start]},{text[mention.end :]}"
+    return text
+
+
 def _is_part_word(token: str) -> bool:
     return (
         token not in _BREAKS
@@ -130,7 +142,7 @@ def parts_of(question: str) -> list[Part]:
     text = normalise(question)
     if not (TOTAL.search(text) or _JOINED.search(text)):
         return []
-    tokens = _tokens(question)
+    tokens = _tokens(_without_dates(text))
     spans: list[tuple[int, int]] = []
     for at, token in enumerate(tokens):
         if token not in JOINS:

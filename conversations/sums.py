@@ -68,6 +68,26 @@ def _counts_in(candidate: Candidate, of: str = "") -> list[int]:
     return [n for n, struck in _counts_said(candidate, of) if not struck]
 
 
+FRAME_WORDS = 3  # the words after a count that say what it counts: "85 | for the day"
+
+
+def _count_frames(candidate: Candidate) -> set[str]:
+    """What the counts ``candidate`` says that still hold are said of, as the few words after
+    each ("85 for the day", "90 for the day in the end": "for the day"), when those name a
+    thing."""
+    sentence = candidate.sentence
+    said_on = timezone.localtime(candidate.said_on).date()
+    frames = set()
+    for start, end, _ in counts_said(sentence, said_on=said_on):
+        if struck_out(sentence, start):
+            continue
+        words = re.match(r"[^\W\d]+(?:\s+[^\W\d]+)*", sentence[end:].lstrip())
+        frame = " ".join((words.group(0) if words else "").lower().split()[:FRAME_WORDS])
+        if len(frame.split()) == FRAME_WORDS and content_terms(frame):
+            frames.add(frame)
+    return frames
+
+
 def _price_each(chosen: list[Candidate]):
     return next((a for c in chosen for a in amounts_in(c) if a.per == "each"), None)
 
@@ -101,19 +121,26 @@ def latest_count(
     subject = {t for t in question.weights if question.covers(t, first.terms | first.context)}
     if not subject or _price_each(chosen) is None:
         return None
-    pool = list(scored) + (said_later(owner, first, question, subject) if owner else [])
+    # A later count is looked for by what the chosen sentences name between them: the price's
+    # words and the count's ("food" and "day" for "£69 a head" and "85 for the day").
+    said = frozenset().union(*(c.terms | c.context for c in chosen))
+    named = {t for t in question.weights if question.covers(t, said)}
+    pool = list(scored) + (said_later(owner, first, question, named) if owner else [])
     chosen_counts = {n for c in chosen for n in _counts_in(c)}
+    frames = set().union(*(_count_frames(c) for c in chosen))
     each_of = _price_each(chosen).each_of
     counted = []
     for c in [*chosen, *pool]:
         said = _counts_said(c)
         # About the same thing by its words, or by striking out the very count chosen: "she's
         # bumped it to 40 planters, not 30!!" after "wants 30 … at $22 each" names it as "it";
-        # or a count of the very thing the price is each of ("32 tables", for "€40 a table").
+        # or a count of the very thing the price is each of ("32 tables", for "€40 a table");
+        # or a count said the same way as one chosen ("90 for the day" after "85 for the day").
         if any(not struck for _, struck in said) and (
             share_of(subject, c.terms, question) >= SUBJECT_SHARE
             or any(struck and n in chosen_counts for n, struck in said)
             or (each_of and _counts_in(c, each_of))
+            or (frames and frames & _count_frames(c))
         ):
             counted.append(c)
     if not counted:
@@ -271,6 +298,7 @@ _FIGURE_AFTER = (
 # A figure said and then set right: "were 140 but 119 w/ club discount".
 _SET_RIGHT = re.compile(r"\s*(?:but|then|now|down to|up to)\s+(?:\w+\s+){0,2}?$", re.I)
 NEAR = 40  # characters: a figure this near a part's word is said of it
+UNNAMED_FAR = 10 * NEAR  # how far the one figure of a sentence that names no part is from it
 
 
 def _held(candidate: Candidate) -> list:
@@ -336,16 +364,20 @@ def _figures_of(
     heads of all the question's parts (``heads``), a sum said of another part is that part's:
     "Piano movers … quoted $380" is not the piano's."""
     sentence = candidate.sentence
+    held = [a for a in _held(candidate) or _figure_after(candidate, part) if not a.per]
+    # (A rate, "$55 a lesson" or "£85 a week", is not what a part came to.)
     found = []
-    for a in _held(candidate) or _figure_after(candidate, part):
-        if a.per:
-            continue  # a rate ("$55 a lesson", "£85 a week") is not what a part came to
+    for a in held:
         far = how_far(a.start, sentence, part.terms)
         if far is None:
             continue
         of = _part_of_figure(a.start, sentence, heads) if heads else None
         if of is None or of == stem(part.head):
             found.append((far, a))
+    if not found and len(held) == 1 and not named_at(sentence, heads | part.terms):
+        # The one sum of a sentence about the part that names no part, in other words: "145
+        # for an updo", said of the hair.
+        found.append((UNNAMED_FAR, held[0]))
     return sorted(found, key=lambda pair: (pair[0], pair[1].start))
 
 

@@ -7,6 +7,7 @@ out a sum."""
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 
 from conversations.beyond_recall import naming
 from conversations.candidates import MIN_COVERAGE, Candidate, coverage_of
@@ -24,10 +25,12 @@ _PAID = re.compile(
     r"\b(?:paid|pay|payment|spent|spend|cost|costs|bill|fee|fees|charged|deposit|came to)\b",
     re.I,
 )
-# A figure that has not gone out: a quote, a budget, a price asked, money back.
+# A figure that has not gone out: a quote, a budget, a price asked, money back (not "her
+# results came back").
 _NOT_PAID = re.compile(
     r"\b(?:quote[ds]?|quoting|estimate[ds]?|est|budget|asking|offer(?:ed)?|listed|sav(?:e|es|ed|"
-    r"ing)|refund\w*|back|would|will|gonna|going to)\b",
+    r"ing)|refund\w*|(?:got|get|gets|getting|money|cash|give|gave|giving|paid|pay|pays|paying)"
+    r"(?: \w+){0,2} back|would|will|gonna|going to)\b",
     re.I,
 )
 # Only what the member said or kept, never what the assistant replied.
@@ -39,25 +42,30 @@ MIN_BARE = 20  # a bare number below this is a count ("3 of them"), not a sum pa
 def _paid(candidate: Candidate, asked: Question) -> list:
     """The sums ``candidate`` says went out, nearest the question's words first."""
     sentence = candidate.sentence
-    if not _PAID.search(sentence) or _NOT_PAID.search(sentence):
+    if _NOT_PAID.search(sentence):
         return []
-    # A sum typed bare ("46.5k by eft", "paid 1450 for the lot") is money here too.
+    paid = bool(_PAID.search(sentence))
+    # A sum said in its currency is what the thing cost ("that one was ninety three dollars");
+    # one typed bare ("46.5k by eft", "paid 1450 for the lot") is money when said paid.
     return [
         a
         for a in asked_amounts(candidate, asked)
-        if not a.per and (a.is_money or (not a.unit and a.value >= MIN_BARE))
+        if not a.per
+        and ((a.is_money and (paid or a.currency)) or (paid and not a.unit and a.value >= MIN_BARE))
     ]
 
 
-def _of_it(candidate: Candidate, asked: Question) -> bool:
+def _of_it(candidate: Candidate, asked: Question, message: frozenset[str]) -> bool:
     """Whether ``candidate`` is said of what the question is about: it names the question's
-    key word, or another of its words with the key word said around it ("level 2 is 1,650,
-    paid already" in a talk about Biscuit's classes); not "paid him his 16.5k", whoever "him"
+    key word, or another of its words (in it or elsewhere in its ``message``: "her April ACT
+    came back a twenty six … that one was ninety three dollars") with the key word said around
+    it ("level 2 is 1,650, paid already" in a talk about Biscuit's classes); not "paid him his 16.5k", whoever "him"
     is, in a talk that names Sipho."""
     if asked.covers(asked.key, candidate.terms):
         return True
+    said = candidate.terms | message
     return asked.covers(asked.key, candidate.context) and any(
-        asked.covers(term, candidate.terms) for term in asked.weights if term != asked.key
+        asked.covers(term, said) for term in asked.weights if term != asked.key
     )
 
 
@@ -77,14 +85,21 @@ def paid_in_all(
         or taken_off(question)
     ):
         return None
-    pool = [*scored, *naming(owner, asked.key, before=now)]
+    # Each payment is looked for by the question's own words, not only by those recall ranked
+    # first: "the ACT" paid for in one talk, "Kenzie's ACTs" asked.
+    named = [t for t in asked.weights if t not in asked.unseen]
+    pool = [*scored, *(c for term in named for c in naming(owner, term, before=now))]
+    # The words of each message, all its sentences together.
+    messages: dict[int, frozenset[str]] = defaultdict(frozenset)
+    for candidate in pool:
+        messages[candidate.hit.memory_id] |= candidate.terms
     best: dict[int, tuple[float, Candidate, object]] = {}
     for candidate in pool:
         memory = candidate.hit.memory
         if memory.kind not in _THEIRS or memory.conversation_id is None:
             continue
         coverage = coverage_of(candidate, asked)
-        if coverage < MIN_COVERAGE or not _of_it(candidate, asked):
+        if coverage < MIN_COVERAGE or not _of_it(candidate, asked, messages[memory.pk]):
             continue
         if not (paid := _paid(candidate, asked)):
             continue

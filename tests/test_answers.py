@@ -553,6 +553,15 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("that lady at the council, what was her name?", "that lady at the council, what was her name?", "name"),
         # what a seller was asking
         ("what was the landlord asking from us at first?", "what was the landlord asking from us at first?", "amount"),
+        # what went out, asked by the verb "spend"
+        ("what have we spent on the garden this year", "what have we spent on the garden this year", "amount"),
+        # a name asked last, however the question is put together
+        ("ryan's sergeant name wat ah?", "ryan's sergeant name wat ah?", "name"),
+        ("the plumbers name again?", "the plumbers name again?", "name"),
+        # who is asking, and what for, run on with no comma
+        ("what have we paid the hall altogether Dean's asking for the spreadsheet", "what have we paid the hall altogether", "amount"),
+        ("how many are we for the day now my mam's asking for the table plan", "how many are we for the day now", "count"),
+        ("wats the rate on the new mortgage, me mam keeps askin", "wats the rate on the new mortgage", None),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1753,3 +1762,46 @@ def test_a_day_in_the_assistants_summing_up_is_read_only_in_the_clause_it_is_of(
 )
 def test_a_contraction_of_words_that_say_nothing_is_no_term(said, wanted):
     assert terms.content_terms(said) == {terms.stem(word) for word in wanted}
+
+
+def test_a_name_asked_of_a_sentence_that_names_no_one_is_declined(alice, index):
+    """What was said of the physician names no physician: there is no name to give, and the
+    sentence is no answer to "what is the name"."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "Ma's renal physician would also like her to have a fistula review on Wednesday at 2.15pm.",
+    )
+    index(alice)
+
+    answer = ask(alice, "What is the name of Ma's renal physician?")
+
+    assert answer.kind == "no_memory", answer.text
+    assert "gives the name" in answer.reason
+
+
+@pytest.mark.parametrize(
+    ("question", "happened"),
+    [
+        ("when did Ma begin her dialysis", True),
+        ("On what date exactly did Ma begin her dialysis?", True),
+        ("when exactly is Ma's next dialysis", False),
+    ],
+)
+def test_a_question_about_when_something_happened_is_read_with_a_word_between(
+    alice, question, happened
+):
+    assert questions.read_question(alice, question).happened is happened
+
+
+@pytest.mark.parametrize(
+    ("question", "past"),
+    [
+        ("what was the first quote?", True),
+        # typed short
+        ("what was keith asking for the fabia b4 i got him down", True),
+        ("what's keith asking for the fabia now", False),
+    ],
+)
+def test_a_question_about_the_earlier_value_is_read_however_it_is_typed(alice, question, past):
+    assert questions.read_question(alice, question).about_the_past is past

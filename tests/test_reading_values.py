@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from conversations import candidates, sentence_values, terms
-from talkingrock.language import amounts, dates, places, tense, values
+from talkingrock.language import amounts, dates, names, places, tense, values
 
 SAID_ON = date(2026, 6, 3)
 
@@ -583,3 +583,24 @@ def test_a_day_said_twice_takes_the_time_said_beside_either():
 )  # fmt: skip
 def test_a_span_of_hours_runs_from_its_first_to_its_last(said, kind, value):
     assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["i am here by 6", "ok ah, can", "amin from the school rang", "then how many towels ah"],
+)
+def test_a_word_is_not_a_number_run_into_its_unit(said):
+    """ "a" is one only as a word of its own: "am" is no million, "ah" no hour."""
+    assert amounts.find(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        ("first book out sat 28 mar!! time dunno yet", []),
+        ("dentist may 5th at 10", []),
+        ("mar is coming on the 5th", ["Mar"]),
+    ],
+)
+def test_a_month_beside_its_day_is_no_one_s_name(said, people):
+    assert [name for _, name in names.people_in(said)] == people

@@ -29,6 +29,9 @@ NOW = timezone.now()
         ("what did the uniform & the shoes come to all in", ["uniform", "shoes"]),
         # Not a list of things to add up.
         ("so far, flights + hotel, what's it come to", ["flights", "hotel"]),
+        # A period said in the list is when, not a thing bought.
+        ("what have we spent on scouts so far this yr, dues + camp", ["dues", "camp"]),
+        ("what did we spend last month, the gas and the electric combined", ["gas", "electric"]),
         ("how much did we spend on the garden this year in total", []),
         ("when is the plumber coming and what time", []),
         ("how much more was the plumber than he quoted", []),
@@ -62,6 +65,17 @@ def _said(owner, days_ago: int, *lines: str):
     )
     for line in lines:
         message = services.append(talk, role=Message.Role.USER, content=line)
+        Memory.everything.filter(message=message).update(created_at=when, happened_at=when)
+
+
+def _talk(owner, days_ago: int, *turns: tuple[str, str]):
+    """A past conversation of (role, text) turns, said ``days_ago``."""
+    when = NOW - timedelta(days=days_ago)
+    talk = Conversation.objects.create(
+        owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for role, line in turns:
+        message = services.append(talk, role=role, content=line)
         Memory.everything.filter(message=message).update(created_at=when, happened_at=when)
 
 
@@ -258,3 +272,62 @@ def test_a_running_total_needs_a_payment_in_more_than_one_conversation(alice, in
     answer = ask(alice, "how much have we paid jo so far")
 
     assert "+" not in answer.text and "in each conversation" not in answer.reason
+
+
+def test_a_part_priced_in_other_words_takes_the_one_figure_said_in_answer_to_it(alice, index):
+    """The sentence that prices the hair names no hair ("145 for an updo"), but it answers the
+    assistant's "What about hair?" and says one sum."""
+    _said(alice, 90, "formal stuff to sort, dress and hair")
+    _talk(
+        alice,
+        60,
+        (Message.Role.USER, "still looking for a dress"),
+        (Message.Role.ASSISTANT, "What about hair?"),
+        (Message.Role.USER, "booked jade at loose ends for the day, 145 for an updo"),
+    )
+    _said(alice, 20, "DRESS BOUGHT, the green satin one, 395 in the sale")
+    index(alice)
+
+    answer = ask(alice, "what have the dress n hair come to all up")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "540: 395 (dress) + 145 (hair)", answer.text
+
+
+def test_a_running_total_counts_a_sum_said_in_its_currency_without_saying_paid(alice, index):
+    """ "that one was ninety three dollars", in the message that names the ACT in an earlier
+    sentence, is what the second sitting cost."""
+    _said(alice, 120, "the ACT is april 11th and i paid the sixty eight dollars on friday")
+    _said(
+        alice,
+        30,
+        "her ACT came back a 26, she took it again on the 13th with the writing part this time because the nursing school recommends it and that one was ninety three dollars",
+    )
+    index(alice)
+
+    answer = ask(alice, "how much have we spent on the ACT both times")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "$161: $68 + $93", answer.text
+
+
+def test_a_total_at_a_price_each_takes_the_count_said_last_the_same_way(alice, index):
+    """ "90 for the day" is the count "85 for the day" was, though it names neither the food nor
+    the guests."""
+    _said(
+        alice,
+        150,
+        "the food was amazing at the tasting, it's £64 per head for the wedding breakfast and we've said 85 for the day",
+    )
+    _said(
+        alice,
+        60,
+        "the caterers have put their prices up so it's 69 pound a head now not 64, food costs",
+    )
+    _said(alice, 10, "sent becky the final numbers yesterday, it's 90 for the day in the end")
+    index(alice)
+
+    answer = ask(alice, "how much is the food for the day guests going to come to altogether")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "£6,210: 90 at £69 each", answer.text

@@ -39,6 +39,7 @@ from memories.recall.trail import strengthen_links
 from talkingrock import embeddings
 from talkingrock.language import dates
 from talkingrock.language import values as said_values
+from talkingrock.language.offline.lexicon import normalise
 
 __all__ = [
     "Hit",
@@ -313,7 +314,7 @@ def _rank(query: Query, found: Gathered, at: datetime) -> list[Hit]:
     }
     order.newest_value_first(final, keyed, pool)
     order.current_before_replaced(final, pool, {i: row.conversation_id for i, row in rows.items()})
-    if not said_values.asks_about_the_past(query.text) and found.window is None:
+    if not said_values.asks_about_the_past(normalise(query.text)) and found.window is None:
         order.newer_on_the_same_topic(
             final, pool, query.owner, when={i: row.when for i, row in rows.items()}
         )

@@ -358,6 +358,9 @@ def find(
             continue  # a bare number: a count, a house number, a year
         if is_word_number and not (multiplier or scaled or unit_word):
             continue  # "£ one" is nothing anyone types; "one a month" is not an amount
+        after = m.end(2)
+        if is_word_number and after < len(text) and text[after].isalpha():
+            continue  # a word, not a number and its unit run together: "am", "ah", "amin"
         value = _value(number)
         if value is None:
             continue

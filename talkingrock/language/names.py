@@ -26,6 +26,7 @@ from itertools import takewhile
 from faker.providers.lorem.en_US import Provider as EnglishWords
 
 from talkingrock import nlp
+from talkingrock.language.mentions import MONTHS
 from talkingrock.language.words import EVERYDAY, zipf
 
 # Words spaCy's small model sometimes tags as a person or a proper noun in lowercase chat, and
@@ -368,6 +369,8 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
         if token.i in taken:
             continue
         person = gazetteer.short_form(token.lower_) if _could_be_short_form(token) else None
+        if person is None and _month_of_a_day(token):
+            continue  # "sat 28 mar", "may 5th": a month, not Mar or May
         if person is None and (is_first_name(token) or is_named_by_what_they_do(token)):
             name = token.text[:-1] if _possessive_without_apostrophe(token) else token.text
             person = gazetteer.add(name)
@@ -375,6 +378,18 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
             taken.add(token.i)
             found.append((token.i, token.i + 1, person))
     return sorted(found, key=lambda hit: hit[0])
+
+
+_DAY_OF_MONTH = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?", re.I)
+
+
+def _month_of_a_day(token) -> bool:
+    """Whether ``token`` is a month said with a day of it beside it ("28 mar", "may 5th")."""
+    if token.lower_ not in MONTHS:
+        return False
+    doc = token.doc
+    beside = [doc[i].text for i in (token.i - 1, token.i + 1) if 0 <= i < len(doc)]
+    return any(_DAY_OF_MONTH.fullmatch(word) for word in beside)
 
 
 @lru_cache(maxsize=4096)

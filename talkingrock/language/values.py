@@ -263,5 +263,6 @@ def tells_a_change(older: str, newer: str) -> bool:
 
 
 def asks_about_the_past(query: str) -> bool:
-    """ "What was the first quote?", "where did we originally book?": the earlier value."""
+    """ "What was the first quote?", "where did we originally book?": the earlier value. Read
+    on the query as the lexicon normalises it ("b4" is "before")."""
     return bool(_THE_PAST.search(query or ""))
