@@ -277,7 +277,10 @@ def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
     pretzel", asked for Pretzel's racing name); "" when there is none."""
     for m in _NAMED_AS.finditer(sentence):
         name = []
-        for word in m.group(1).split():
+        words = m.group(1).split()
+        if len(words) > 1 and words[0].lower() in ("the", "a", "an"):
+            words = words[1:]  # "called the Kingfisher Lass"
+        for word in words:
             if word.lower() in FILLER or normalise(word).strip() == "":
                 break
             name.append(word)

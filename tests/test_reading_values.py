@@ -604,3 +604,16 @@ def test_a_word_is_not_a_number_run_into_its_unit(said):
 )
 def test_a_month_beside_its_day_is_no_one_s_name(said, people):
     assert [name for _, name in names.people_in(said)] == people
+
+
+@pytest.mark.parametrize(
+    ("said", "each_of"),
+    [
+        ("2 tables can, $888 nett per table, 10 pax each", "table"),
+        ("$988 nett a table", "table"),
+        ("£16 a head", ""),
+    ],
+)
+def test_a_price_each_is_read_with_nett_between(said, each_of):
+    (found,) = amounts.find(said)
+    assert found.per == "each" and found.each_of == each_of

@@ -121,7 +121,9 @@ _AMOUNT = re.compile(
     rf"(?<![\w.,:/-])({SIGN})?\s?({_NUMBER}|{_SPOKEN}|{_alternation(_WORD_NUMBERS)})"
     rf"(?:\s?({_alternation(_MULTIPLIERS)})\b)?"
     rf"(?:\s?({_alternation(_CURRENCY_WORDS)}|{_alternation(_UNITS)})(?![a-z]))?"
-    rf"(?:\s+({_alternation(_PER)})\b|\s+(?:a|an|per)\s+([a-z]{{3,}})(?![\w'’-]))?",
+    # a rate said with what is in it between: "$888 nett per table"
+    rf"(?:(?:\s+(?:nett?|gross))?(?:\s+({_alternation(_PER)})\b|\s+(?:a|an|per)\s+([a-z]{{3,}})"
+    r"(?![\w'’-])))?",
     re.IGNORECASE,
 )
 
