@@ -59,8 +59,8 @@ def _of_it(candidate: Candidate, asked: Question, message: frozenset[str]) -> bo
     """Whether ``candidate`` is said of what the question is about: it names the question's
     key word, or another of its words (in it or elsewhere in its ``message``: "her April ACT
     came back a twenty six … that one was ninety three dollars") with the key word said around
-    it ("level 2 is 1,650, paid already" in a talk about Biscuit's classes); not "paid him his 16.5k", whoever "him"
-    is, in a talk that names Sipho."""
+    it ("level 2 is 1,650, paid already" in a talk about Biscuit's classes); not "paid him his
+    16.5k", whoever "him" is, in a talk that names Sipho."""
     if asked.covers(asked.key, candidate.terms):
         return True
     said = candidate.terms | message

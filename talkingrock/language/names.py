@@ -20,12 +20,14 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cache, lru_cache
 from itertools import takewhile
 
 from faker.providers.lorem.en_US import Provider as EnglishWords
 
 from talkingrock import nlp
+from talkingrock.language import dates
 from talkingrock.language.mentions import MONTHS
 from talkingrock.language.words import EVERYDAY, zipf
 
@@ -380,16 +382,17 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
     return sorted(found, key=lambda hit: hit[0])
 
 
-_DAY_OF_MONTH = re.compile(r"(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)?", re.I)
-
-
 def _month_of_a_day(token) -> bool:
-    """Whether ``token`` is a month said with a day of it beside it ("28 mar", "may 5th")."""
+    """Whether ``token`` is a month in a date the date reader reads around it ("sat 28 mar",
+    "may 5th"), not a name ("mar is coming on the 5th")."""
     if token.lower_ not in MONTHS:
         return False
     doc = token.doc
-    beside = [doc[i].text for i in (token.i - 1, token.i + 1) if 0 <= i < len(doc)]
-    return any(_DAY_OF_MONTH.fullmatch(word) for word in beside)
+    around = doc[max(token.i - 2, 0) : token.i + 3]
+    start = token.idx - around.start_char
+    end = start + len(token.text)
+    said = dates.find(around.text, today=date(2000, 1, 3))
+    return any(m.start <= start and end <= m.end for m in said)
 
 
 @lru_cache(maxsize=4096)
