@@ -68,7 +68,7 @@ from conversations.sums import (
     worked_out,
 )
 from conversations.terms import content_terms
-from conversations.totals import paid_in_all
+from conversations.totals import asks_what_was_paid, paid_in_all
 from memories.models import Memory
 from memories.recall import Hit, RecallResult
 from talkingrock.language import spoken
@@ -394,7 +394,14 @@ def answer_question(
         for other in _also_needed(owner, question, asked, chosen, scored):
             lines.append(_line(other, asked, now=now, lead=False))
             chosen.append(other)
-        if sum_said := worked_out(question, asked, chosen):
+        # What has been paid ("what have we paid the hall altogether") is what each
+        # conversation paid, before any price each said of it ("£64 a head").
+        paid_first = asked.wanted == "amount" and asks_what_was_paid(question)
+        if paid_first and (paid := paid_in_all(owner, question, asked, scored, now=now)):
+            sum_said, chosen = paid
+            lines = [sum_said] + [_line(c, asked, now=now, lead=False) for c in chosen]
+            before = None
+        elif sum_said := worked_out(question, asked, chosen):
             lines.insert(0, sum_said)
         elif asked.wanted == "amount" and (
             paid := paid_in_all(owner, question, asked, scored, now=now)

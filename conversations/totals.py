@@ -33,6 +33,8 @@ _NOT_PAID = re.compile(
     r"(?: \w+){0,2} back|would|will|gonna|going to)\b",
     re.I,
 )
+# A question about what went out already: "what have we paid the hall", "how much did we spend".
+_ASKS_PAID = re.compile(r"\b(?:paid|spent)\b|\bdid (?:we|i|you) (?:pay|spend)\b", re.I)
 # Only what the member said or kept, never what the assistant replied.
 _THEIRS = (Memory.Kind.SAID, Memory.Kind.FACT, Memory.Kind.MEMORY)
 MIN_CONVERSATIONS = 2  # a total "so far" adds what more than one conversation paid
@@ -67,6 +69,11 @@ def _of_it(candidate: Candidate, asked: Question, message: frozenset[str]) -> bo
     return asked.covers(asked.key, candidate.context) and any(
         asked.covers(term, said) for term in asked.weights if term != asked.key
     )
+
+
+def asks_what_was_paid(question: str) -> bool:
+    """Whether ``question`` asks what went out already, not what something comes to."""
+    return bool(_ASKS_PAID.search(normalise(question)))
 
 
 def paid_in_all(
@@ -123,7 +130,9 @@ def paid_in_all(
     if len(currencies) > 1 or not all(same_period(a, b) for a in figures for b in figures):
         return None
     total = sum(a.value for a in figures)
-    line = f"{sum_said(total, next(iter(currencies), ''))}: " + " + ".join(
-        a.said() for a in figures
+    sign = next(iter(currencies), "")
+    # A figure typed bare ("paid the 1500 deposit") is in the currency the others are said in.
+    line = f"{sum_said(total, sign)}: " + " + ".join(
+        a.said() if a.currency else sign + a.said() for a in figures
     )
     return line, [candidate for _, candidate, _ in found]

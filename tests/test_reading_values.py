@@ -315,6 +315,11 @@ def test_a_day_a_plan_was_moved_to_lies_ahead(said, day):
         ("tues and thurs now 5.30 under lights", "schedule", "weekly on Tuesday and Thursday at 5:30pm"),
         ("booked her test thurs 13 aug 9.40 at porirua", "date", "Thursday 13 August 2026 at 9:40am"),
         ("the 10.30 train tomorrow", "time", "10:30am"),
+        # the time of a slot, said after "on the" or ", the"
+        ("moved to tue thu sat on the 12.30pm slot", "schedule",
+         "weekly on Tuesday, Thursday and Saturday at 12:30pm"),
+        ("she goes tue thu sat, the 12.30pm slot", "schedule",
+         "weekly on Tuesday, Thursday and Saturday at 12:30pm"),
         # no day told, a sum, or a measure: no time
         ("it came to 4.30 in the end", "time", ""),
         ("£4.50 on tuesday", "time", ""),

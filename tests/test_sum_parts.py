@@ -331,3 +331,20 @@ def test_a_total_at_a_price_each_takes_the_count_said_last_the_same_way(alice, i
 
     assert answer.kind == "answer"
     assert answer.text.splitlines()[0] == "£6,210: 90 at £69 each", answer.text
+
+
+def test_what_was_paid_altogether_is_what_each_conversation_paid_not_a_price_each(alice, index):
+    """ "what have we paid the hall altogether" adds the deposit and the balance; the £64 a head
+    said of the food beside them is no total of what was paid."""
+    _said(
+        alice,
+        150,
+        "booked the barn, paid the hall the 1500 deposit today, food is £64 a head for 90",
+    )
+    _said(alice, 10, "paid the hall the rest today, £3,950 for the barn")
+    index(alice)
+
+    answer = ask(alice, "what have we paid the hall altogether for the barn")
+
+    assert answer.kind == "answer"
+    assert answer.text.splitlines()[0] == "£5,450: £1,500 + £3,950", answer.text

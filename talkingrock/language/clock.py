@@ -210,7 +210,7 @@ def read_times(f: Finder) -> list[Mention]:
 # wed after school 4.15".
 _JOIN = re.compile(
     r"^\s*(?:now\s*|(?:after|before)\s+(?:school|work)\s*)?(?:,|at|@|from|around|about|-|on)?"
-    r"\s*(?:at\s*)?$"
+    r"\s*(?:at\s*)?(?:the\s*)?$"  # "tue thu sat on the 12.30pm slot"
 )
 
 
