@@ -1805,3 +1805,25 @@ def test_a_question_about_when_something_happened_is_read_with_a_word_between(
 )
 def test_a_question_about_the_earlier_value_is_read_however_it_is_typed(alice, question, past):
     assert questions.read_question(alice, question).about_the_past is past
+
+
+def test_a_long_message_goes_on_to_the_value_it_says_now(alice, index):
+    """A dictated run-on tells the party moved, then why (a home game on the third), then the
+    new day said "now": the day said now answers, not the reason's."""
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), "moms party is booked at marinellos for the 3rd"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "okay um couple updates first the party moved so dad looked at the schedule and they "
+        "have a home game on the 3rd and he said he is not missing a home game for his own party "
+        "so i called marinellos and the wedding rehearsal on the 10th cancelled so it's the 10th "
+        "now which is their actual anniversary so honestly it's better",
+    )
+    index(alice)
+
+    answer = ask(alice, "what date did we end up with for moms party")
+
+    lead = answer.text.split(" — ")[0]
+    assert answer.kind == "answer" and "10" in lead and " 3 " not in lead, answer.text
