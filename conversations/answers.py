@@ -394,22 +394,21 @@ def answer_question(
         for other in _also_needed(owner, question, asked, chosen, scored):
             lines.append(_line(other, asked, now=now, lead=False))
             chosen.append(other)
-        # What has been paid ("what have we paid the hall altogether") is what each
-        # conversation paid, before any price each said of it ("£64 a head").
+        # "how much have we paid sipho so far": what each conversation paid, added up; asked
+        # what was paid ("what have we paid the hall altogether"), before any sum worked out
+        # from a price each said beside it ("£64 a head").
         paid_first = asked.wanted == "amount" and asks_what_was_paid(question)
-        if paid_first and (paid := paid_in_all(owner, question, asked, scored, now=now)):
+        if paid_first:
+            paid = paid_in_all(owner, question, asked, scored, now=now)
+        worked = "" if paid else worked_out(question, asked, chosen)
+        if not worked and not paid_first and asked.wanted == "amount":
+            paid = paid_in_all(owner, question, asked, scored, now=now)
+        if paid:
             sum_said, chosen = paid
             lines = [sum_said] + [_line(c, asked, now=now, lead=False) for c in chosen]
             before = None
-        elif sum_said := worked_out(question, asked, chosen):
-            lines.insert(0, sum_said)
-        elif asked.wanted == "amount" and (
-            paid := paid_in_all(owner, question, asked, scored, now=now)
-        ):
-            # "how much have we paid sipho so far": what each conversation paid, added up.
-            sum_said, chosen = paid
-            lines = [sum_said] + [_line(c, asked, now=now, lead=False) for c in chosen]
-            before = None
+        elif worked:
+            lines.insert(0, worked)
         elif low:
             return too_far
     used = _hits_of(chosen)

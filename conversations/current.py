@@ -181,23 +181,16 @@ def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
     return high <= UPDATE_RATIO * low
 
 
-def _now_in_message(candidate: Candidate, told: list[Candidate]) -> bool:
-    """Whether ``candidate`` is one of several clauses of a message in ``told`` and says
-    "now"."""
-    return bool(_NOW.search(candidate.sentence)) and any(
-        other is not candidate and other.hit.memory_id == candidate.hit.memory_id for other in told
-    )
-
-
 def _said_now_after(
     alike: list[Candidate], scored: list[Candidate], question: Question
 ) -> list[Candidate]:
     """The clauses a long message goes on to with a value said "now", after a clause of it that
     tells the same thing: "the party moved … a home game October third …", then "… so it's
     Saturday October tenth now"."""
+    taken = {id(c) for c in alike}
     found = []
     for c in scored:
-        if c in alike or c in found or not _NOW.search(c.sentence):
+        if id(c) in taken or not _NOW.search(c.sentence):
             continue
         if not held_value(c, question.wanted, about=question.about):
             continue
@@ -208,6 +201,7 @@ def _said_now_after(
             for other in alike
         ):
             found.append(c)
+            taken.add(id(c))
     return found
 
 
@@ -264,7 +258,9 @@ def current_and_before(
             or values.says_it_changed(c.sentence)
             or values.corrected_from(c.sentence) is not None
         ]
-    alike += _said_now_after(alike, scored, question)
+    found_now = _said_now_after(alike, scored, question)
+    said_now = {id(c) for c in found_now}
+    alike += found_now
     told = [best, *alike]  # in the order they answer the question best
     order = {id(c): at for at, c in enumerate(told)}
     # The last said (the first for a question about the past); of two said together (two
@@ -272,12 +268,9 @@ def current_and_before(
     if question.about_the_past:
         current = min(told, key=lambda c: (c.said_on, c.rank, order[id(c)]))
     else:
-        # Of the clauses of one message, one that says "now" comes first: "… a home game
-        # October third …", then "… so it's Saturday October tenth now".
-        current = max(
-            told,
-            key=lambda c: (c.said_on, -c.rank, _now_in_message(c, told), -order[id(c)]),
-        )
+        # Of the clauses of one message, the one it goes on to with the value "now" comes
+        # first: "… a home game October third …", then "… so it's Saturday October tenth now".
+        current = max(told, key=lambda c: (c.said_on, -c.rank, id(c) in said_now, -order[id(c)]))
     # Nearest in time first; of those said together, the one that answers best ("eva has
     # swimming on tuesdays at five fifteen", not "… and Eva at two fifty" beside it).
     if question.about_the_past:
