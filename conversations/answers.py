@@ -58,6 +58,7 @@ from conversations.choices import picked
 from conversations.current import current_and_before, same_value, struck_in, value_kind
 from conversations.questions import GREETINGS, Question, read_question
 from conversations.sentence_values import value_in
+from conversations.stances import nearest_stance
 from conversations.sum_parts import DIFFERENCE, TOTAL, asks_for_a_sum
 from conversations.sums import (
     latest_count,
@@ -305,8 +306,27 @@ def answer_question(
 ) -> Answer:
     """The answer to ``question`` from what ``found`` holds that clears the floor."""
     now = now or timezone.now()
-    hits = found.strong
     asked = read_question(owner, question, asked_in_index=asked_in_index)
+    answer = _answered(owner, question, asked, found, now=now)
+    if answer.kind == "no_memory" and asked.wanted == "preference" and asked.weights:
+        # "…stick a porta potti under the bench. worth it?": an offer the member never spoke
+        # of, answered by what they said they want or won't have of its kind.
+        candidates = candidates_of(found.strong)
+        if near := nearest_stance(question, candidates):
+            stance, similarity = near
+            said = in_full(stance, candidates)
+            return Answer(
+                _line(said, asked, now=now, lead=False),
+                "answer",
+                [said.hit],
+                reason="It is what you said you want or won't have nearest in meaning to what "
+                f"the question puts to you (similarity {similarity:.2f}).",
+            )
+    return answer
+
+
+def _answered(owner, question: str, asked: Question, found: RecallResult, *, now) -> Answer:
+    hits = found.strong
     if asked.unknown_names:
         return Answer(
             NO_MEMORY,

@@ -199,6 +199,10 @@ _ASKS_PREFERENCE = re.compile(
     r"\b(?:would|will) (?:that|this|it) be better\b|\bworth (?:a go|a try|trying)\b|"
     r"\b(?:should|shd|shud) (?:i|we|he|she|they|[a-z]+) (?:just )?(?:do|go|get|try)\b|"
     r"\b(?:did|do) (?:i|we) (?:ever )?say anything (?:about|bout|abt|on)\b|"
+    # "shall I tell him go ahead?", "should i even bother calling", "… look quite atas leh. ok
+    # or not", "is that all right with me?"
+    r"\b(?:shall|should|shd|can) (?:i|we)\b[^.?!]{0,25}\bgo ahead\b|\beven bother\b|\b(?:ok|okay) or not\b|"
+    r"\b(?:is|would) (?:that|it)(?: be)? (?:all right|alright|ok|okay|fine)\b|"
     # or a go-ahead asked on an offer put first: "…2 cases for $100. grab it?", "…, just ring
     # her back?"
     r"(?:^|[.!;,]\s*)(?:just\s+)?[a-z]+\s+(?:it|her|him|them|that|one)"

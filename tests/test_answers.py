@@ -562,6 +562,11 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("what have we paid the hall altogether Dean's asking for the spreadsheet", "what have we paid the hall altogether", "amount"),
         ("how many are we for the day now my mam's asking for the table plan", "how many are we for the day now", "count"),
         ("wats the rate on the new mortgage, me mam keeps askin", "wats the rate on the new mortgage", None),
+        # a go-ahead asked on something put to the member
+        ("the caterer is suggesting a dessert counter. Shall I tell him go ahead?", "the caterer is suggesting a dessert counter. Shall I tell him go ahead?", "preference"),
+        ("agency rang about a job in town, should i even bother calling", "agency rang about a job in town, should i even bother calling", "preference"),
+        ("he say can do black tiles for the bathroom, ok or not", "he say can do black tiles for the bathroom, ok or not", "preference"),
+        ("The builder wants cash for the last payment. Is that all right with me?", "The builder wants cash for the last payment. Is that all right with me?", "preference"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
