@@ -19,6 +19,7 @@ from conversations.terms import said_terms
 from memories import search
 from memories.models import Memory
 from memories.recall import Hit
+from talkingrock.language import values
 from talkingrock.language.mentions import ORDINAL_WORDS
 from talkingrock.language.spoken import ordinal
 
@@ -62,6 +63,9 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
     elif question.wanted in FIGURES_SAID:
         figures = tuple(dict.fromkeys(re.findall(r"\d(?:[\d,]*\d)?", value)))
         match = search.match_figures(figures) if figures else ""
+    elif question.wanted == "place":
+        words = search.sanitise(value).terms
+        match = search.match_expression(tuple(words)) if words else ""
     else:
         match = ""
     if not match:
@@ -82,12 +86,12 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
         for c in candidates_of([Hit(m.pk, m, 0.0, {}) for m in later], rank_from=LATER_RANK)
         if _strikes(c, value, question)
     ]
-    bare = [c.hit.memory.message for c in striking if not value_of(c, question)]
+    bare = [c.hit.memory.message for c in striking if not _another(c, value, question)]
     before = _said_just_before(owner, [m for m in bare if m is not None])
     read = []
     for c in striking:
         message = c.hit.memory.message
-        if message is None or value_of(c, question):
+        if message is None or _another(c, value, question):
             read.append(c)
         elif said := before.get(message.pk):
             text = " … ".join([*said, c.sentence])
@@ -95,9 +99,18 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
     # or the new value comes a message on: "our akl-raro on the 8th got cancelled", then "put
     # us on thurs 9th instead"
     bare_ones = [
-        c for c in striking if c.hit.memory.message is not None and not value_of(c, question)
+        c for c in striking if c.hit.memory.message is not None and not _another(c, value, question)
     ]
     return read + continued(bare_ones, question, named=True)
+
+
+def _another(c: Candidate, value: str, question: Question) -> str:
+    """The value ``c`` gives, when it is not the one it strikes: a place left says its own name
+    ("Lagoon Pearl can only take 350 seated so we have to move"), and the new one comes after."""
+    given = value_of(c, question)
+    if question.wanted == "place" and _names_place(c.sentence, given or value):
+        return ""
+    return given
 
 
 def _said_just_before(owner, messages: list[Message]) -> dict[int, list[str]]:
@@ -141,7 +154,26 @@ def _match_day(value: str) -> str:
     return search.match_expression((str(number), ordinal(number), *words))
 
 
+# A place left for another: "we have to move", "they can't take us", "we're moving it".
+_LEAVING = re.compile(
+    r"\b(?:have|has|had|need|needs|got) to (?:move|change|find)\b|\bmoving (?:it|out)\b|"
+    r"\bcan(?:no|['’])?t (?:take|fit|have)\b",
+    re.I,
+)
+
+
+def _names_place(sentence: str, place: str) -> bool:
+    """Whether ``sentence`` names ``place`` by its first word ("Lagoon Pearl" of "Lagoon Pearl
+    Hall")."""
+    first = place.split()[:1]
+    return bool(first) and re.search(rf"\b{re.escape(first[0])}\b", sentence, re.I) is not None
+
+
 def _strikes(c: Candidate, value: str, question: Question) -> bool:
+    if question.wanted == "place":
+        return _names_place(c.sentence, value) and bool(
+            values.says_it_changed(c.sentence) or _LEAVING.search(c.sentence)
+        )
     struck = replaced_in(c.sentence, question.wanted, said_on=timezone.localtime(c.said_on).date())
     if question.wanted == "date":
         return bool(struck) and same_day(struck, value)

@@ -45,6 +45,14 @@ _CLAUSE = re.compile(r"\s*(?:,(?!\d{3}\b)|;|:(?!\d)|\s-\s|\bbut\b|\bso\b|\band t
 FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
 CHANGE_BURST = 2  # positions further, for the message that tells what a change told is
 BURST_VALUE = 3  # messages of a burst read on to the first that gives a value
+# What opens another subject: what follows it is not what was said before it goes on to say
+# ("…ten weeks for the cheque), and, fyi, our first month of hydro was $186").
+_NEW_SUBJECT = re.compile(
+    r"^\W*(?:and\W+)?(?:fyi|btw|by the way|oh and|anyway|anyways|on another note|p\.?s\b|"
+    r"unrelated|separately|while i remember|before i forget|speaking of|"
+    r"(?:the |one |an)?other thing|(?:a )?different thing)\b",
+    re.I,
+)
 # A later sentence names the same thing when it holds this share of what the best one is about
 # ("football's moved to wednesdays" holds football, not Fionn).
 SUBJECT_SHARE = 0.4
@@ -101,7 +109,12 @@ def in_pieces(sentence: str) -> list[str]:
     clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
     if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
         return [sentence]
-    return [f"{a}, {b}" for a, b in pairwise(clauses)]
+    # A clause that opens another subject ("fyi, our hydro was $186") is not read with the one
+    # before it.
+    pieces = [a if _NEW_SUBJECT.match(b) else f"{a}, {b}" for a, b in pairwise(clauses)]
+    if _NEW_SUBJECT.match(clauses[-1]):
+        pieces.append(clauses[-1])
+    return pieces
 
 
 def _turns_before(hits: list[Hit]) -> tuple[dict[int, set[str]], dict[int, str]]:
@@ -194,6 +207,9 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
+            if _NEW_SUBJECT.match(piece):
+                # "fyi, our first month of hydro was $186": not of what was said around it
+                around = before = frozenset()
             found.append(Candidate(piece, hit, rank, terms, around, before, replies_to))
     return [
         replace(c, rank=min(c.rank, ranks[key]))
@@ -333,9 +349,16 @@ def continued(
     # one that covers it only by what was said around it, read last).
     lacking.sort(key=lambda c: question.coverage(c.terms))
     following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
+    # The rest of the message; for a change told of what is asked (``named``), only when it
+    # gives the value, else what the member said next too ("Lagoon Pearl can only take 350
+    # seated so we have to move. Mummy nearly fainted.", then "We've moved it to Royal Palm").
     asked = list(
         Message.objects.filter(
-            pk__in=[pk for pk, (_, rest) in following.items() if not rest]
+            pk__in=[
+                pk
+                for pk, (c, rest) in following.items()
+                if not rest or (named and not _gives(rest, c, question))
+            ]
         ).values_list("pk", "conversation_id", "position")
     )
     # A reason is the member's very next message, with no reply of the assistant between; a
@@ -366,10 +389,11 @@ def continued(
             for at, role, content in said_after.get(conversation_id, [])
             if position < at <= position + reach[pk]
         ]
-        following[pk] = (first, _told_next(first, after, question))
+        rest, then = following[pk][1], _told_next(first, after, question)
+        following[pk] = (first, f"{rest} … {then}" if rest and then else rest or then)
     found = []
     for first, then in following.values():
-        if then:
+        if then and not _NEW_SUBJECT.match(then):
             text = f"{first.sentence} … {then[:300]}"
             terms = said_terms(text)
             found.append(
@@ -382,6 +406,14 @@ def continued(
                 )
             )
     return found
+
+
+def _gives(rest: str, first: Candidate, question: Question) -> bool:
+    """Whether the rest of ``first``'s message says what was asked: any rest, for what someone
+    would rather (its reason), else one that gives a value of the kind asked for."""
+    if not rest or question.wanted == "preference":
+        return bool(rest)
+    return bool(value_in(rest, question.wanted, said_on=timezone.localtime(first.said_on).date()))
 
 
 def _told_next(first: Candidate, turns: list[tuple[str, str]], question: Question) -> str:

@@ -211,11 +211,23 @@ _ASKS_PREFERENCE = re.compile(
 )
 
 
+# Advice asked last, on what was put before it: "… pay at month end, she's family after all.
+# Should I just give her?", "… wen sun no dey. shud i", "… Do you think I should?", "… what do
+# you think". What the sentences before it name (a payment, a day) is what is put, not asked.
+_ADVICE_LAST = re.compile(
+    r"(?:(?:^|[.!?;,]\s*)(?:so\s+)?(?:(?:should|shd|shud) (?:i|we)(?: just)?(?: \w+)?"
+    r"(?: (?:it|her|him|them|that|one))?|(?:do )?you think (?:i|we) should(?: \w+)?)|"
+    r"\bwhat do you think)\W*$"
+)
+
+
 def asks_for(question: str) -> str | None:
     """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
     "number", "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
     yes-or-no question)."""
     text = normalise(question).lower()
+    if _ADVICE_LAST.search(text):
+        return "preference"
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):
         asking = _ASKS_AFTER.search(text)
         if asking and not _names_a_question_word(text[: asking.start()]):
@@ -458,6 +470,16 @@ def places_at(text: str) -> frozenset[str]:
     )
 
 
+# Someone the asker introduces by who they are to them, as the one who says or wants something:
+# "my neighbor Sal's got a Yamaha acting up", "My sister Beverly says I should …". They are
+# telling who is asking, not asking about them: a name never mentioned is not why there is
+# nothing to say.
+_INTRODUCED = re.compile(
+    r"\b(?i:my|our|me)\s+(?:[a-z]+\s+)?[a-z]+\s+(?P<name>[A-Z][a-z]+)(?:['’]s\s+got\b|\s+(?:says|said|"
+    r"reckons|thinks|wants|asked|is asking|keeps asking|has got)\b)"
+)
+
+
 def read_question(owner, question: str, *, asked_in_index: bool = False) -> Question:
     """A word weighs by how rare it is among the member's own words (IDF over their keyword
     index, which holds their memories and what they said: "playlist" decides, "want" hardly
@@ -498,9 +520,12 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     if asked_in_index:
         counts = [max(count - 1, 0) for count in counts]
     capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[A-Z][a-z]+", text)}
+    introduced = {m.group("name").lower() for m in _INTRODUCED.finditer(text)}
     names = first_names() - common_words()
     weights, unseen, unknown, seen = {}, set(), [], {}
     for (term, word), count in zip(words.items(), counts, strict=True):
+        if word in introduced:
+            continue  # who is asking, not what is asked
         weights[term] = math.log((members + 1) / (count + 0.5))
         if count:
             seen[term] = words_in_english.zipf(word)

@@ -25,11 +25,12 @@ from talkingrock.embeddings import embed
 
 # How a sentence rules something in or out, besides the words of a preference
 # (sentence_values.prefers): "never", "won't", "will not", "do not wish", "not having", "no point",
-# "has to be", "only … from now", "nothing that hurts her", and a no or a not typed in capitals
-# for emphasis ("NOT goalie", "NO dark colours").
+# "nobody is collecting it without paying", "done w gen. no more", "has to be", "only … from
+# now", "nothing that hurts her", and a no or a not typed in capitals for emphasis ("NOT goalie",
+# "NO dark colours").
 _RULES_OUT = re.compile(
     r"\b(?:never|won['’]?t|wont|will not|(?:do|does|did) not wish|don['’]?t wish|no point|"
-    r"(?:not|never) (?:having|havin|taking|doing|going|getting|paying|using)|"
+    r"nobody|no one|no more|done w(?:ith)?|(?:not|never) (?:\w+ing|havin|takin|doin|goin)|"
     r"has to be|must be|for sure|only\b[^.,;]{0,40}\bfrom now|nothing that)\b",
     re.I,
 )

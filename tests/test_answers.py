@@ -567,6 +567,11 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("agency rang about a job in town, should i even bother calling", "agency rang about a job in town, should i even bother calling", "preference"),
         ("he say can do black tiles for the bathroom, ok or not", "he say can do black tiles for the bathroom, ok or not", "preference"),
         ("The builder wants cash for the last payment. Is that all right with me?", "The builder wants cash for the last payment. Is that all right with me?", "preference"),
+        # advice asked last, on what was put before it (a payment, a day)
+        ("my aunt wants to pay at month end, she's family. Should I just give her?", "my aunt wants to pay at month end, she's family. Should I just give her?", "preference"),
+        ("cousin sey make i buy a small gen for when the sun no dey. shud i", "cousin sey make i buy a small gen for when the sun no dey. shud i", "preference"),
+        ("salesman says trade the old motor in for a new one at seventeen five what do you think", "salesman says trade the old motor in for a new one at seventeen five what do you think", "preference"),
+        ("how much should i pay him", "how much should i pay him", "amount"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1832,3 +1837,82 @@ def test_a_long_message_goes_on_to_the_value_it_says_now(alice, index):
 
     lead = answer.text.split(" — ")[0]
     assert answer.kind == "answer" and "10" in lead and " 3 " not in lead, answer.text
+
+
+def test_what_follows_another_subject_is_not_the_value_asked_for(alice, index):
+    """ "…ten weeks for the cheque, and, fyi, our first month of hydro was $186": the sum after
+    "fyi" is of another thing, not the cheque's."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "Priya sent the rebate application in the same day as her visit, she says eight to ten "
+        "weeks for the rebate cheque, and, fyi, our first full month of hydro was $186",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=10),
+        "Priya did the follow-up visit on Tuesday and the rebate comes to $4,300 all told",
+    )
+    index(alice)
+
+    answer = ask(alice, "how much is the rebate cheque going to be")
+
+    assert answer.kind == "answer", answer.reason
+    assert "$186" not in answer.text.splitlines()[0]
+    assert "4,300" in answer.text.splitlines()[0]
+
+
+def test_someone_introduced_as_who_is_asking_is_no_reason_to_decline(alice, index):
+    """ "…my neighbor Sal's got a Yamaha acting up": Sal is who wants to know, never mentioned
+    before, and not what is asked."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "trailered the boat over to the marina and left it with the mechanic there, a fella "
+        "named Rusty Delgado",
+    )
+    index(alice)
+
+    answer = ask(
+        alice,
+        "whats the name of that mechanic fella that fixed the boat my neighbor Sal's got one "
+        "acting up",
+    )
+
+    assert answer.kind == "answer", answer.reason
+    assert "Rusty" in answer.text.splitlines()[0]
+
+
+def test_a_place_left_for_another_gives_the_new_one_said_a_message_on(alice, index):
+    """ "The Old Mill can only take 80 so we have to move", then, after the assistant's
+    question, "we've moved it to the Corn Exchange": the party is at the Corn Exchange now,
+    though the message that moves it never says "party"."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "Dad's retirement party is at the Old Mill, we paid the deposit on Thursday.",
+    )
+    when = NOW - timedelta(days=20)
+    talk = Conversation.objects.create(
+        owner=alice, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for place, (role, line) in enumerate(
+        [
+            (
+                Message.Role.USER,
+                "Numbers went up to 120. The Old Mill can only take 80 so we "
+                "have to move. Mum nearly fainted.",
+            ),
+            (Message.Role.ASSISTANT, "120 now, more than the Old Mill's 80. Found another venue?"),
+            (Message.Role.USER, "Yes thank God, we've moved it to the Corn Exchange, same date."),
+        ]
+    ):
+        message = services.append(talk, role=role, content=line)
+        said = when + timedelta(minutes=2 * place)
+        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
+    index(alice)
+
+    answer = ask(alice, "where is Dad's retirement party again")
+
+    assert answer.kind == "answer", answer.reason
+    assert answer.text.startswith("Corn Exchange"), answer.text

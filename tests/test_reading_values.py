@@ -622,3 +622,22 @@ def test_a_month_beside_its_day_is_no_one_s_name(said, people):
 def test_a_price_each_is_read_with_nett_between(said, each_of):
     (found,) = amounts.find(said)
     assert found.per == "each" and found.each_of == each_of
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("Mummy says we are doing 300 guests and not one person more.", []),
+        ("it wouldn't go over eleven hundred RPMs no matter what I done", []),
+        ("400 people coming now", []),
+        ("Check number 2214 for $4,050 to the management company.", ["$4,050"]),
+        # a sum still, read for "how much": a word after it that is no count
+        ("the quote came thru 24,600. thats fitting, cabinets", ["24,600"]),
+        ("it was 450 less the deposit", ["450"]),
+        ("nine thousand four hundred all in", ["9,400"]),
+    ],
+)
+def test_a_figure_read_for_how_much_is_no_sum_when_it_counts_or_numbers_something(said, shown):
+    """ "How much …" reads a bare figure of three digits as a sum, but not one that counts what
+    is said after it ("300 guests") or labels a thing ("check number 2214")."""
+    assert [a.said() for a in amounts.find(said, asked_for_a_sum=True)] == shown

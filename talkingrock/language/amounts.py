@@ -314,6 +314,20 @@ def _money_beside(text: str, start: int, end: int) -> bool:
     return bool(_NEAR_MONEY.fullmatch(before) or _NEAR_MONEY.fullmatch(after))
 
 
+# A bare figure is a count of what is said right after it ("300 guests", "eleven hundred RPMs",
+# "400 people"), or a label after "number" ("check number 2214"), not a sum asked for: a plural
+# word follows it (not one of these words that only end in "s"), or it is numbered.
+_COUNTED = re.compile(
+    r"\s+(?:(?!(?:plus|less|thanks|yes|its|this|was|has|is|as|us|cos)\b)[a-z]+s|people|persons|children|men|women)\b",
+    re.I,
+)
+_NUMBERED = re.compile(r"(?:\bnumber|\bno\.?|#)\s*$", re.I)
+
+
+def _counted_or_numbered(text: str, start: int, end: int) -> bool:
+    return bool(_COUNTED.match(text, end) or _NUMBERED.search(text, 0, start))
+
+
 def find(
     text: str,
     *,
@@ -352,12 +366,18 @@ def find(
                 digits >= 3
                 and (
                     _money_by_context(text, start, end)
-                    or (asked_for_a_sum and not _YEAR.fullmatch(number))
+                    or (
+                        asked_for_a_sum
+                        and not _YEAR.fullmatch(number)
+                        and not _counted_or_numbered(text, start, end)
+                    )
                 )
             )
             or (digits == 2 and _money_beside(text, start, end))
         ):
             continue  # a bare number: a count, a house number, a year
+        if scaled and not (symbol or unit_word or per) and _counted_or_numbered(text, start, end):
+            continue  # "eleven hundred RPMs" is how many
         if is_word_number and not (multiplier or scaled or unit_word):
             continue  # "£ one" is nothing anyone types; "one a month" is not an amount
         after = m.end(2)
