@@ -53,6 +53,7 @@ from conversations.candidates import (
     time_only,
     told_only,
     value_of,
+    without_corrected,
 )
 from conversations.choices import picked
 from conversations.current import current_and_before, same_value, struck_in, value_kind
@@ -339,8 +340,7 @@ def _answered(owner, question: str, asked: Question, found: RecallResult, *, now
     candidates += continued(candidates, asked)
     if corrections := corrected(candidates, asked):
         # What was said and then corrected is read only with its correction.
-        replaced = {(said.hit.memory_id, said.sentence) for said, _ in corrections}
-        candidates = [c for c in candidates if (c.hit.memory_id, c.sentence) not in replaced]
+        candidates = without_corrected(candidates, corrections)
         candidates += [read for _, read in corrections]
     if not candidates:
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")

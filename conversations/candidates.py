@@ -450,11 +450,16 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
     the two read as one, where the value after the correction is the one that holds."""
     if question.wanted not in VALUE_KINDS and question.wanted not in ("date", "place"):
         return []
-    said = {
-        c.hit.memory.message_id: c
-        for c in candidates
-        if c.hit.memory.kind == Memory.Kind.SAID and c.hit.memory.message_id is not None
-    }
+    # Of each message, the sentence the correction is of: one that gives a value of the kind
+    # asked for, the one that covers the question most ("Tuesdays and Thursdays at 10:30 in the
+    # morning. The copay is $40 per visit.", asked which days).
+    said: dict[int, Candidate] = {}
+    for c in candidates:
+        if c.hit.memory.kind != Memory.Kind.SAID or c.hit.memory.message_id is None:
+            continue
+        mine = c.hit.memory.message_id
+        if mine not in said or _correctable(c, question) > _correctable(said[mine], question):
+            said[mine] = c
     said_at = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
     said_at = list(said_at)
     # The member's next message: right after, or after the assistant's reply (a message right
@@ -485,6 +490,29 @@ def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Can
         )
         found.append((first, read))
     return found
+
+
+def _correctable(c: Candidate, question: Question) -> tuple[bool, float]:
+    return bool(value_of(c, question)), question.coverage(c.terms)
+
+
+def without_corrected(
+    candidates: list[Candidate], corrections: list[tuple[Candidate, Candidate]]
+) -> list[Candidate]:
+    """``candidates`` less each sentence a correction replaced, and less the facts kept of
+    such a sentence in the same conversation: "Tuesdays and Thursdays at 10:30", kept before the
+    next message said "I must correct what I just wrote … Tuesdays and FRIDAYS"."""
+    gone = {(said.hit.memory_id, said.sentence) for said, _ in corrections}
+    kept_of = {(said.hit.memory.conversation_id, _same(said.sentence)) for said, _ in corrections}
+    return [
+        c
+        for c in candidates
+        if (c.hit.memory_id, c.sentence) not in gone
+        and not (
+            c.hit.memory.kind == Memory.Kind.FACT
+            and (c.hit.memory.conversation_id, _same(c.sentence)) in kept_of
+        )
+    ]
 
 
 def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:

@@ -14,7 +14,7 @@ from memories import search
 from memories.models import Memory
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
-from talkingrock.language.names import common_words, first_names
+from talkingrock.language.names import ROLES, common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
 
 QUESTION_WORDS = frozenset(
@@ -361,12 +361,53 @@ _WANTS_FIRST = re.compile(
 )
 
 
+# Who wants to know and why, run on after the question: "what time does the plane get in
+# Saturday Bev wants to know when she ought to leave the house", "when did I drop the boat off
+# the insurance fella wants the date for the claim".
+_ASKERS = "|".join(sorted(ROLES | {"fella", "guy", "lady", "man", "woman", "bloke", "office"}))
+_KNOWS_WHY = re.compile(
+    rf"\s+(?:(?:the|my|our|his|her|their|a|an)\s+(?:[\w'’]+\s+)?(?:{_ASKERS})\s+|"
+    r"(?-i:[A-Z])[\w'’]*\s+)(?:wants|needs)\s+(?:to know|the (?:date|time|day|name|number))\s+"
+    r"(?:when|what|where|if|whether|how|for)\b"
+    r"[^?]*$",
+    re.I,
+)
+
+
+def _asks_without(rest: str) -> bool:
+    """Whether ``rest`` asks on its own: a question word, and not cut off after its verb ("what
+    time is", of "what time is the party mum wants to know if she can come")."""
+    return _names_a_question_word(rest) and not re.search(
+        r"\b(?:is|are|was|were|does|do|did|s)\s*$", rest, re.I
+    )
+
+
+def _asking_first(parts: list[str]) -> list[str]:
+    """With no question mark, the first sentence when it opens with a question word and no
+    later one does: "wat is d duty on d camry now. obinna askin", "wen did d camry finaly come
+    out of tin can. insurance form" (a list after it, "total wat d camry cost me. duty ike n
+    all", is part of what a sentence that opens otherwise asks)."""
+    said = [s for s in re.split(r"(?<=[.!])\s+", " ".join(parts)) if s.strip()]
+
+    def opens_asking(sentence: str) -> bool:
+        words = re.sub(r"['’]", "", normalise(sentence).lower()).split()
+        if words[:1] and words[0] in ("and", "or", "also", "plus", "n", "+"):
+            words = words[1:]
+        return bool(words) and words[0] in QUESTION_WORDS
+
+    if len(said) > 1 and opens_asking(said[0]) and not any(map(opens_asking, said[1:])):
+        return said[:1]
+    return parts
+
+
 def asked_part(question: str) -> str:
     """The sentences that ask (those with a question mark, when some have one), without a
     reason added after a comma ("…, need it for a form") or an aside run on after it."""
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
-    asking = [p for p in parts if "?" in p] or parts
+    asking = [p for p in parts if "?" in p] or _asking_first(parts)
     asked = _without_run_on(_REASON.sub("", " ".join(asking)).strip())
+    if (run_on := _KNOWS_WHY.search(asked)) and _asks_without(asked[: run_on.start()]):
+        asked = asked[: run_on.start()]
     if len((rest := _WANTS_FIRST.sub("", asked)).split()) >= 3:  # "the date of the op"
         asked = rest
     if asks_for(asked) != "preference":

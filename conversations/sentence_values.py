@@ -148,11 +148,7 @@ _OWNER = rf"(?:{'|'.join(_WHOSE)})"
 _OWNERS = frozenset(_WHOSE) | {"a", "an", "this", "that", "its"}  # before "the right knee"
 # Before a name, the words end in a word for a person ("the foster lady", "our neighbour"): not
 # "the solar" in "yeah the solar Craig rang".
-_PERSON_WORDS = names.ROLES | frozenset(
-    "lady man guy woman girl boy bloke fella chap lad lass kid person one cousin nephew niece "
-    "godmother godfather stepdad stepmum colleague fiance fiancee".split()
-)
-_PERSON = "|".join(sorted(_PERSON_WORDS, key=len, reverse=True))
+_PERSON = "|".join(sorted(names.PERSON_WORDS, key=len, reverse=True))
 # ("my manager there will be Priya": one word and a "will be" may come between)
 _DESCRIBED_BEFORE = re.compile(
     rf"\b({_OWNER}\s+(?:[a-z][\w'’-]*\s+){{0,2}}?(?:{_PERSON}))(?:\s+[a-z][\w'’-]*)?"

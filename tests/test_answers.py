@@ -572,6 +572,14 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("cousin sey make i buy a small gen for when the sun no dey. shud i", "cousin sey make i buy a small gen for when the sun no dey. shud i", "preference"),
         ("salesman says trade the old motor in for a new one at seventeen five what do you think", "salesman says trade the old motor in for a new one at seventeen five what do you think", "preference"),
         ("how much should i pay him", "how much should i pay him", "amount"),
+        # with no question mark, the sentence that opens with a question word asks
+        ("wen did d van finaly pass its mot. insurance form", "wen did d van finaly pass its mot.", "date"),
+        ("wats d plumbers name again. my colleague wan call him", "wats d plumbers name again.", "name"),
+        ("total wat d car cost me. tax dealer n all", "total wat d car cost me. tax dealer n all", "amount"),
+        # who wants to know, and why, run on after it
+        ("what time does the coach get in Saturday Bev wants to know when she ought to leave", "what time does the coach get in Saturday", "time"),
+        ("when did I drop the car off at the garage the insurance fella wants the date for the claim", "when did I drop the car off at the garage", "date"),
+        ("what time is the party mum wants to know if she can come", "what time is the party mum wants to know if she can come", "time"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -1916,3 +1924,45 @@ def test_a_place_left_for_another_gives_the_new_one_said_a_message_on(alice, ind
 
     assert answer.kind == "answer", answer.reason
     assert answer.text.startswith("Corn Exchange"), answer.text
+
+
+def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, remember, index):
+    """ "Tuesdays and Thursdays at 10:30", then "I beg your pardon, I must correct what I just
+    wrote … Tuesdays and FRIDAYS": the fact kept of the first sentence is not the answer, and
+    the days a correction says are full are not the days."""
+    when = NOW - timedelta(days=30)
+    talk = Conversation.objects.create(
+        owner=alice, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for place, (role, line) in enumerate(
+        [
+            (
+                Message.Role.USER,
+                "Physical therapy with Tasha: Tuesdays and Thursdays at 10:30 "
+                "in the morning. The copay is $40 per visit.",
+            ),
+            (Message.Role.ASSISTANT, "Tuesdays and Thursdays at 10:30, $40 a visit."),
+            (
+                Message.Role.USER,
+                "I beg your pardon, I must correct what I just wrote. Thursdays "
+                "are full with Tasha, so it will be Tuesdays and FRIDAYS at 10:30.",
+            ),
+        ]
+    ):
+        message = services.append(talk, role=role, content=line)
+        said = when + timedelta(minutes=2 * place)
+        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
+    kept = remember(
+        "Physical therapy with Tasha: Tuesdays and Thursdays at 10:30 in the morning.",
+        kind=Memory.Kind.FACT,
+        happened_at=when,
+        conversation=talk,
+    )
+    # kept at review, when the conversation closed
+    Memory.everything.filter(pk=kept.pk).update(created_at=when + timedelta(minutes=10))
+    index(alice)
+
+    answer = ask(alice, "which days do I have physical therapy")
+
+    assert answer.kind == "answer", answer.reason
+    assert answer.text.startswith("weekly on Tuesday and Friday"), answer.text

@@ -641,3 +641,18 @@ def test_a_figure_read_for_how_much_is_no_sum_when_it_counts_or_numbers_somethin
     """ "How much …" reads a bare figure of three digits as a sum, but not one that counts what
     is said after it ("300 guests") or labels a thing ("check number 2214")."""
     assert [a.said() for a in amounts.find(said, asked_for_a_sum=True)] == shown
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        ("Ikenna obi, clearing agent, my colleague used him last year.", ["Ikenna Obi"]),
+        ("Rusty, the mechanic there", ["Rusty"]),
+        # who said it, not who they are; and a day, a word
+        ("Sills r shot, the mechanic says", []),
+        ("Monday, the plumber came", []),
+        ("Right, the builder came round", []),
+    ],
+)
+def test_a_name_said_first_and_then_who_they_are_is_a_person(said, people):
+    assert [name for _, name in names.people_in(said)] == people

@@ -50,6 +50,11 @@ ROLES = frozenset(
     landlady plumber builder electrician sparky roofer mechanic doctor gp nurse vet teacher coach
     neighbour neighbor friend mate dentist surgeon consultant accountant solicitor agent""".split()
 )
+# Words for a person, any person: a role, or "the foster lady", "the gas guy".
+PERSON_WORDS = ROLES | frozenset(
+    "lady man guy woman girl boy bloke fella chap lad lass kid person one cousin nephew niece "
+    "godmother godfather stepdad stepmum colleague fiance fiancee".split()
+)
 SEASONS_AND_SUCH = frozenset("spring summer autumn fall winter holly ivy sunny".split())
 # Faker's person providers for the languages a household in Britain, Ireland, the US or India is
 # likely to name people in.
@@ -395,6 +400,17 @@ def _month_of_a_day(token) -> bool:
     return any(m.start <= start and end <= m.end for m in said)
 
 
+# A name said first and then who they are: "Ikenna obi, clearing agent, my colleague used him",
+# "Rusty, the mechanic there".
+_NAMED_THEN_WHO = re.compile(
+    r"^\s*((?:[A-Za-z][\w'’-]*\s+){0,2}[A-Za-z][\w'’-]*),\s+(?:(?:the|a|an|my|our|his|her|their)\s+)?"
+    rf"(?:[a-z][\w'’-]*\s+)?(?:{'|'.join(sorted(PERSON_WORDS, key=len, reverse=True))})\b"
+    # not who said it: "sills r shot, the mechanic says"
+    r"(?!\s+(?:says|said|reckons|thinks|told|tells)\b)",
+    re.I,
+)
+
+
 @lru_cache(maxsize=4096)
 def people_in(text: str) -> tuple[tuple[int, str], ...]:
     """The people ``text`` names, each where it is said and as its name is written ("grace
@@ -403,4 +419,11 @@ def people_in(text: str) -> tuple[tuple[int, str], ...]:
     if not text.strip():
         return ()
     doc = nlp.parse_one(text)
-    return tuple((doc[start].idx, known.name) for start, _, known in names_in(doc, Gazetteer()))
+    found = tuple((doc[start].idx, known.name) for start, _, known in names_in(doc, Gazetteer()))
+    if not found and (first := _NAMED_THEN_WHO.match(text)):
+        words = first.group(1).split()
+        if not any(
+            len(w) < 2 or w.casefold() in common_words() or w.casefold() in NOT_NAMES for w in words
+        ):
+            return ((first.start(1), title_case(first.group(1))),)
+    return found

@@ -193,7 +193,9 @@ _STRIKES = re.compile(_STRIKE, re.I)
 CORRECTION = re.compile(
     r"(?:^|…\s*|[.!?]\s+)(?:wait,?\s+no\b|no,?\s+wait\b|sorry,?\s+i\s+mean\b|i\s+mean\b|"
     r"(?:wait|actually),?\s+(?:it['’]?s|it\s+is)\b|"
-    r"correction\b|scratch\s+that\b|oops\b|\*)",
+    r"correction\b|scratch\s+that\b|oops\b|\*)"
+    # "I beg your pardon, I must correct what I just wrote", "let me correct that"
+    r"|(?:^|[.!?,]\s*)(?:i\s+)?(?:must|need\s+to|have\s+to|should|let\s+me)\s+correct\b",
     re.I,
 )
 
@@ -213,15 +215,16 @@ def struck_out(text: str, start: int) -> bool:
 
 _NEW_SUBJECT = r"(?:the|a|an|they|we|he|she|it|i|you|his|her|their|our|my)\b"
 # The words that call a thing off ("is off" is read apart: "150 off may rent" calls nothing off).
-_OFF = r"(?:cancell?ed|fell (?:through|thru)|double[- ]booked|closed|shut)\b"
+_OFF = r"(?:cancell?ed|fell (?:through|thru)|double[- ]booked|closed|shut|full|fully booked|booked up)\b"
 _IS_OFF = r"(?:is|was|s)\s+off\b"
 # A value said and then called off: "liverpool place cancelled on them", "tues is off now",
-# "the red lion fell through", "hessions closed for a refurb", "the fox double booked us".
+# "the red lion fell through", "hessions closed for a refurb", "the fox double booked us",
+# "Thursdays are full with Tasha".
 _CALLED_OFF = re.compile(
     # by what the value names ("venue", "flights"), in the same sentence: not "sat 19 sept.
     # the quinta double booked them", where something else did
     rf"^[^\w.!?;…]{{0,3}}(?!{_NEW_SUBJECT})(?:[\w'’]+[^\w.!?;…]+){{0,2}}?"
-    rf"(?:(?:(?:is|was|s|got|been|has been)\s+)?{_OFF}|{_IS_OFF})",
+    rf"(?:(?:(?:is|are|was|were|s|got|been|has been)\s+)?{_OFF}|{_IS_OFF})",
     re.I,
 )
 

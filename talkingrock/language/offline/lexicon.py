@@ -178,6 +178,8 @@ CONTRACTIONS = {
     "weve": "we've",
     "thats": "that's",
     "whats": "what's",
+    "wats": "what's",
+    "wots": "what's",
     "wheres": "where's",
     "whos": "who's",
     "hows": "how's",
