@@ -205,6 +205,19 @@ def _said_in_a_conversation(owner, when, *lines: str, apart=timedelta(0)):
     return talk
 
 
+def _talked(owner, when, *turns: tuple[str, str]):
+    """A past conversation of the member's and the assistant's turns (role, text), two minutes
+    apart from ``when``, kept as evidence as they are stored."""
+    talk = Conversation.objects.create(
+        owner=owner, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    )
+    for place, (role, line) in enumerate(turns):
+        message = services.append(talk, role=role, content=line)
+        said = when + timedelta(minutes=2 * place)
+        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
+    return talk
+
+
 def test_a_difference_is_worked_out_from_amounts_said_in_two_conversations(alice, index):
     """Issue 22: "a question whose answer spans two conversations gets both sentences". The
     quote was said in September, what was paid in October, in other words."""
@@ -1900,24 +1913,17 @@ def test_a_place_left_for_another_gives_the_new_one_said_a_message_on(alice, ind
         NOW - timedelta(days=60),
         "Dad's retirement party is at the Old Mill, we paid the deposit on Thursday.",
     )
-    when = NOW - timedelta(days=20)
-    talk = Conversation.objects.create(
-        owner=alice, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    _talked(
+        alice,
+        NOW - timedelta(days=20),
+        (
+            Message.Role.USER,
+            "Numbers went up to 120. The Old Mill can only take 80 so we have to move. Mum "
+            "nearly fainted.",
+        ),
+        (Message.Role.ASSISTANT, "120 now, more than the Old Mill's 80. Found another venue?"),
+        (Message.Role.USER, "Yes thank God, we've moved it to the Corn Exchange, same date."),
     )
-    for place, (role, line) in enumerate(
-        [
-            (
-                Message.Role.USER,
-                "Numbers went up to 120. The Old Mill can only take 80 so we "
-                "have to move. Mum nearly fainted.",
-            ),
-            (Message.Role.ASSISTANT, "120 now, more than the Old Mill's 80. Found another venue?"),
-            (Message.Role.USER, "Yes thank God, we've moved it to the Corn Exchange, same date."),
-        ]
-    ):
-        message = services.append(talk, role=role, content=line)
-        said = when + timedelta(minutes=2 * place)
-        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
     index(alice)
 
     answer = ask(alice, "where is Dad's retirement party again")
@@ -1931,27 +1937,21 @@ def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, 
     wrote … Tuesdays and FRIDAYS": the fact kept of the first sentence is not the answer, and
     the days a correction says are full are not the days."""
     when = NOW - timedelta(days=30)
-    talk = Conversation.objects.create(
-        owner=alice, status=Conversation.Status.ARCHIVED, started_at=when, archived_at=when
+    talk = _talked(
+        alice,
+        when,
+        (
+            Message.Role.USER,
+            "Physical therapy with Tasha: Tuesdays and Thursdays at 10:30 in the morning. The "
+            "copay is $40 per visit.",
+        ),
+        (Message.Role.ASSISTANT, "Tuesdays and Thursdays at 10:30, $40 a visit."),
+        (
+            Message.Role.USER,
+            "I beg your pardon, I must correct what I just wrote. Thursdays are full with Tasha, "
+            "so it will be Tuesdays and FRIDAYS at 10:30.",
+        ),
     )
-    for place, (role, line) in enumerate(
-        [
-            (
-                Message.Role.USER,
-                "Physical therapy with Tasha: Tuesdays and Thursdays at 10:30 "
-                "in the morning. The copay is $40 per visit.",
-            ),
-            (Message.Role.ASSISTANT, "Tuesdays and Thursdays at 10:30, $40 a visit."),
-            (
-                Message.Role.USER,
-                "I beg your pardon, I must correct what I just wrote. Thursdays "
-                "are full with Tasha, so it will be Tuesdays and FRIDAYS at 10:30.",
-            ),
-        ]
-    ):
-        message = services.append(talk, role=role, content=line)
-        said = when + timedelta(minutes=2 * place)
-        Memory.everything.filter(message=message).update(created_at=said, happened_at=said)
     kept = remember(
         "Physical therapy with Tasha: Tuesdays and Thursdays at 10:30 in the morning.",
         kind=Memory.Kind.FACT,
