@@ -85,7 +85,7 @@ _ASKS = (
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
     # "what did the job come to in the end": a total asked for
-    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bspen(?:d|ds|t|ding)\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b")),
+    ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bspen(?:d|ds|t|ding)\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b|\bco-?pays?\b|\bpremiums?\b|\bdeductibles?\b|\bexcess\b|\bfares?\b|\btuition\b")),
     ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -221,11 +221,15 @@ _ADVICE_LAST = re.compile(
 )
 
 
+# "when all was said and done" is "in the end", not "when".
+_IN_THE_END = re.compile(r"\bwhen all(?:\s+(?:was|is)|['’]s)?\s+said and done\b")
+
+
 def asks_for(question: str) -> str | None:
     """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
     "number", "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
     yes-or-no question)."""
-    text = normalise(question).lower()
+    text = _IN_THE_END.sub("in the end", normalise(question).lower())
     if _ADVICE_LAST.search(text):
         return "preference"
     if not (_YES_OR_NO.search(text) and not _ASKS_ON.search(text)):

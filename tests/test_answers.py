@@ -1966,3 +1966,16 @@ def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, 
 
     assert answer.kind == "answer", answer.reason
     assert answer.text.startswith("weekly on Tuesday and Friday"), answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is my copay at physical therapy now?",
+        "whats the excess on the car insurance",
+        # "when all was said and done" is in the end, not when
+        "so when all was said and done how much more did the boat come to than first quoted",
+    ],
+)
+def test_a_word_for_money_paid_asks_an_amount(question):
+    assert questions.asks_for(question) == "amount"
