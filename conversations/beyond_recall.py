@@ -86,29 +86,28 @@ def struck_later(owner, best: Candidate, question: Question) -> list[Candidate]:
         for c in candidates_of([Hit(m.pk, m, 0.0, {}) for m in later], rank_from=LATER_RANK)
         if _strikes(c, value, question)
     ]
-    bare = [c.hit.memory.message for c in striking if not _another(c, value, question)]
-    before = _said_just_before(owner, [m for m in bare if m is not None])
+    given = {id(c): _another(c, value, question) for c in striking}
+    bare = [c for c in striking if not given[id(c)] and c.hit.memory.message is not None]
+    before = _said_just_before(owner, [c.hit.memory.message for c in bare])
     read = []
     for c in striking:
         message = c.hit.memory.message
-        if message is None or _another(c, value, question):
+        if message is None or given[id(c)]:
             read.append(c)
         elif said := before.get(message.pk):
             text = " … ".join([*said, c.sentence])
             read.append(replace(c, sentence=text, terms=said_terms(text)))
     # or the new value comes a message on: "our akl-raro on the 8th got cancelled", then "put
     # us on thurs 9th instead"
-    bare_ones = [
-        c for c in striking if c.hit.memory.message is not None and not _another(c, value, question)
-    ]
-    return read + continued(bare_ones, question, named=True)
+    return read + continued(bare, question, named=True)
 
 
 def _another(c: Candidate, value: str, question: Question) -> str:
-    """The value ``c`` gives, when it is not the one it strikes: a place left says its own name
-    ("Lagoon Pearl can only take 350 seated so we have to move"), and the new one comes after."""
+    """The value ``c`` gives, when it is not the one it strikes: a place left may be read in the
+    sentence that leaves it ("Lagoon Pearl can only take 350 seated so we have to move"), and
+    the new one comes after."""
     given = value_of(c, question)
-    if question.wanted == "place" and _names_place(c.sentence, given or value):
+    if question.wanted == "place" and given and _names_place(given, value):
         return ""
     return given
 

@@ -14,7 +14,7 @@ from memories import search
 from memories.models import Memory
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
-from talkingrock.language.names import ROLES, common_words, first_names
+from talkingrock.language.names import PERSON_WORDS, common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
 
 QUESTION_WORDS = frozenset(
@@ -368,7 +368,7 @@ _WANTS_FIRST = re.compile(
 # Who wants to know and why, run on after the question: "what time does the plane get in
 # Saturday Bev wants to know when she ought to leave the house", "when did I drop the boat off
 # the insurance fella wants the date for the claim".
-_ASKERS = "|".join(sorted(ROLES | {"fella", "guy", "lady", "man", "woman", "bloke", "office"}))
+_ASKERS = "|".join(sorted(PERSON_WORDS | {"office"}, key=len, reverse=True))
 _KNOWS_WHY = re.compile(
     rf"\s+(?:(?:the|my|our|his|her|their|a|an)\s+(?:[\w'’]+\s+)?(?:{_ASKERS})\s+|"
     r"(?-i:[A-Z])[\w'’]*\s+)(?:wants|needs)\s+(?:to know|the (?:date|time|day|name|number))\s+"

@@ -1979,3 +1979,25 @@ def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, 
 )
 def test_a_word_for_money_paid_asks_an_amount(question):
     assert questions.asks_for(question) == "amount"
+
+
+def test_a_place_left_and_the_new_one_in_one_sentence_gives_the_new_one(alice, index):
+    """ "The Old Mill can't take 120 so we've moved it to the Corn Exchange": the sentence that
+    leaves the place gives the new one itself."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=60),
+        "Dad's retirement party is at the Old Mill, we paid the deposit on Thursday.",
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "Numbers went up to 120 and the Old Mill can't take that many so we've moved it to "
+        "the Corn Exchange.",
+    )
+    index(alice)
+
+    answer = ask(alice, "where is Dad's retirement party again")
+
+    assert answer.kind == "answer", answer.reason
+    assert answer.text.startswith("Corn Exchange"), answer.text
