@@ -308,14 +308,14 @@ def answer_question(
     """The answer to ``question`` from what ``found`` holds that clears the floor."""
     now = now or timezone.now()
     asked = read_question(owner, question, asked_in_index=asked_in_index)
-    answer = _answered(owner, question, asked, found, now=now)
+    found_sentences = candidates_of(found.strong)
+    answer = _answered(owner, question, asked, found_sentences, len(found.strong), now=now)
     if answer.kind == "no_memory" and asked.wanted == "preference" and asked.weights:
         # "…stick a porta potti under the bench. worth it?": an offer the member never spoke
         # of, answered by what they said they want or won't have of its kind.
-        candidates = candidates_of(found.strong)
-        if near := nearest_stance(question, candidates):
+        if near := nearest_stance(question, found_sentences):
             stance, similarity = near
-            said = in_full(stance, candidates)
+            said = in_full(stance, found_sentences)
             return Answer(
                 _line(said, asked, now=now, lead=False),
                 "answer",
@@ -326,8 +326,10 @@ def answer_question(
     return answer
 
 
-def _answered(owner, question: str, asked: Question, found: RecallResult, *, now) -> Answer:
-    hits = found.strong
+def _answered(
+    owner, question: str, asked: Question, found: list[Candidate], count: int, *, now
+) -> Answer:
+    """The answer from ``found``, the sentences of recall's ``count`` hits above its floor."""
     if asked.unknown_names:
         return Answer(
             NO_MEMORY,
@@ -336,15 +338,14 @@ def _answered(owner, question: str, asked: Question, found: RecallResult, *, now
         )
     if not asked.weights:
         return Answer(NO_MEMORY, "no_memory", reason="The question has no words to look for.")
-    candidates = candidates_of(hits)
-    candidates += continued(candidates, asked)
+    candidates = found + continued(found, asked)
     if corrections := corrected(candidates, asked):
         # What was said and then corrected is read only with its correction.
         candidates = without_corrected(candidates, corrections)
         candidates += [read for _, read in corrections]
     if not candidates:
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
-    scored = sorted(candidates, key=lambda c: -_score(c, asked, len(hits)))
+    scored = sorted(candidates, key=lambda c: -_score(c, asked, count))
     if asked.wanted == "amount" and (
         worked := parts_worked_out(owner, question, asked, scored, now=now)
     ):

@@ -17,8 +17,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.choices import picked
+from conversations.kinds_asked import QUESTION_WORDS, asks_for, is_question
 from conversations.models import Message
-from conversations.questions import QUESTION_WORDS, Question, asks_for, is_question
+from conversations.questions import Question
 from conversations.sentence_values import value_in
 from conversations.terms import content_terms, said_terms, words_of
 from memories.models import Memory

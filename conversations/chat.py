@@ -22,7 +22,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
-from conversations import answers, questions, reasoning
+from conversations import answers, kinds_asked, questions, reasoning
 from conversations.models import Conversation, Message
 from conversations.services import append
 from memories.consolidation import context as observation_context
@@ -108,7 +108,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         # "Where you left off" opens a new conversation, not the answer to a question.
         opening = (
             ""
-            if offline.kind == "answer" or questions.is_question(message.content)
+            if offline.kind == "answer" or kinds_asked.is_question(message.content)
             else (left_off(conversation, message))
         )
         content = opening + offline.text + (note if explanation else "")
@@ -172,7 +172,7 @@ def offline_answer(owner, text: str, found, reading=None, *, stored: bool = True
     """A question answered from memory, or a statement acknowledged; when the reading of a
     vague request needs a question first, that question. ``stored``: the text is a message
     already in the member's index (its own words do not count as things they said)."""
-    if questions.is_question(text):
+    if kinds_asked.is_question(text):
         answer = answers.answer_question(owner, text, found, asked_in_index=stored)
         if answer.kind == "no_memory" and reading is not None and reading.needs_clarification:
             return answers.Answer(reading.clarification, "clarify", reason=answer.reason)

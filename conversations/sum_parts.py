@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from conversations.questions import asks_for
+from conversations.kinds_asked import asks_for
 from conversations.terms import FILLER, content_terms
 from talkingrock.language import dates
 from talkingrock.language.offline.lexicon import normalise

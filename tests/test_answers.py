@@ -13,6 +13,7 @@ from conversations import (
     answers,
     candidates,
     choices,
+    kinds_asked,
     questions,
     sentence_values,
     services,
@@ -173,7 +174,7 @@ def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):
     ],
 )
 def test_a_question_is_told_from_a_statement(text, question):
-    assert questions.is_question(text) is question
+    assert kinds_asked.is_question(text) is question
 
 
 def test_a_statement_is_acknowledged_and_small_talk_is_listened_to():
@@ -599,7 +600,7 @@ def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
     """A reason or an aside after the question is not part of what it asks, and a yes-or-no
     question does not ask for the "when" of its own clause."""
     assert questions.asked_part(question) == asked
-    assert questions.asks_for(questions.asked_part(question)) == wanted
+    assert kinds_asked.asks_for(questions.asked_part(question)) == wanted
 
 
 def test_a_figure_said_on_its_own_is_the_other_side_of_a_difference(alice, index):
@@ -1978,7 +1979,7 @@ def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, 
     ],
 )
 def test_a_word_for_money_paid_asks_an_amount(question):
-    assert questions.asks_for(question) == "amount"
+    assert kinds_asked.asks_for(question) == "amount"
 
 
 def test_a_place_left_and_the_new_one_in_one_sentence_gives_the_new_one(alice, index):

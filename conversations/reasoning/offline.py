@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from conversations.questions import is_question
+from conversations.kinds_asked import is_question
 from conversations.reasoning.context import ITEM_OVERLAP, VAGUE, Context, overlap
 from conversations.terms import words_of
 from memories.models import InfluenceType, Memory, MemoryItem
