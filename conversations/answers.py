@@ -95,6 +95,7 @@ SAID_FIRST = frozenset(
         "count",
         "number",
         "amount",
+        "rate",
         "date",
         "place",
         "name",

@@ -29,24 +29,33 @@ LATER_TERMS = 2
 LATER_SCAN = 30
 LATER_RANK = 15
 # The kinds of value whose figures are said as they are given (not a day, given with its year)
-FIGURES_SAID = frozenset({"amount", "count", "time", "duration"})
+FIGURES_SAID = frozenset({"amount", "rate", "count", "time", "duration"})
 BURST_BEFORE = 3  # positions back: the member's messages a bare "not 590" is read after
 SAID_IN_SCAN = 200  # messages read from the conversations a sum's subject is named in
 NAMING_SCAN = 30  # rows read, best keyword match first, that name a part of a sum
 
 
-def said_later(owner, best: Candidate, question: Question, subject: set[str]) -> list[Candidate]:
+def said_later(
+    owner, best: Candidate, question: Question, subject: set[str], *, earlier: bool = False
+) -> list[Candidate]:
     """What the member said or kept after ``best`` that names the same thing (its heaviest
     words, searched in their own keyword index): the later word a question about "now" needs,
-    even when recall ranked it out of sight ("moved the under 8s to wednesdays at 5")."""
-    terms = sorted(subject, key=lambda t: -question.weights[t])[:LATER_TERMS]
+    even when recall ranked it out of sight ("moved the under 8s to wednesdays at 5").
+    ``earlier``: what they said before it instead, the first word a question about the past
+    needs ("what was my closing date originally", when recall found only the later talk)."""
+    # Any of the words for the first word: a question about the past names the change too
+    # ("before the sellers pushed it"), and the first word did not.
+    terms = sorted(subject, key=lambda t: -question.weights[t])[: None if earlier else LATER_TERMS]
     # The stems ("quot") are matched by the index's own stemmer, which reads "quoted" as "quot".
     words = search.sanitise(" ".join(terms)).terms
     if not words:
         return []
-    later = _naming_any(owner, words, LATER_SCAN).filter(created_at__gt=best.said_on)
-    later = later.exclude(pk=best.hit.memory_id)
-    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in later]
+    naming = _naming_any(owner, words, LATER_SCAN, prefixes=earlier)
+    if earlier:
+        found = naming.filter(created_at__lt=best.said_on)
+    else:
+        found = naming.filter(created_at__gt=best.said_on)
+    hits = [Hit(memory.pk, memory, 0.0, {}) for memory in found.exclude(pk=best.hit.memory_id)]
     return candidates_of(hits, rank_from=LATER_RANK)
 
 
@@ -205,12 +214,14 @@ def naming(owner, word: str, *, before) -> list[Candidate]:
     return candidates_of([Hit(m.pk, m, 0.0, {}) for m in named], rank_from=LATER_RANK)
 
 
-def _naming_any(owner, words: list[str], limit: int):
-    """The member's rows (not the assistant's replies) that name any of ``words``, by their own
-    keyword index: its best ``limit`` matches."""
+def _naming_any(owner, words: list[str], limit: int, *, prefixes: bool = False):
+    """The member's rows (not the assistant's replies) that name any of ``words`` (or, with
+    ``prefixes``, a word that starts with one), by their own keyword index: its best ``limit``
+    matches."""
+    match = search.match_prefixes if prefixes else search.match_expression
     found = search.keyword_candidates(
         owner_id=owner.pk,
-        match=search.match_expression(tuple(words)),
+        match=match(tuple(words)),
         limit=limit,
         include_archived=False,
     )

@@ -34,6 +34,7 @@ MIN_COVERAGE = 0.4  # the share of the question (by weight) a sentence must cove
 # told, and a "who" the sentence itself).
 VALUE_KINDS = {
     "amount": "amount",
+    "rate": "rate",
     "count": "number",
     "number": "number it goes by",
     "time": "time",

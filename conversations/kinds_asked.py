@@ -61,15 +61,20 @@ _ASKS = (
     ("weight", re.compile(r"\bhow heavy\b|\bweigh\b")),
     ("size", re.compile(r"\bhow (?:tall|big|wide|high|deep|large)\b|\bwhat size\b")),
     ("duration", re.compile(r"\bhow long\b(?! ago)|\bhow far\b|\bhow many (?:min|hour|day|week|month|year|mile|km)")),
-    ("count", re.compile(r"\bhow many\b")),
+    # "how much people are we now": people are counted, however the question is put
+    ("count", re.compile(r"\bhow many\b|\bhow much (?:people|persons|ppl)\b")),
     # the number a thing goes by: "whats our plot no", "what room number is she in"; not a
     # phone number ("the number for the plumber"), nor "no" said as no ("which room has no heat")
     ("number", re.compile(
         r"^\s*(?:what|which)\b.*\b(?!(?:the|a|his|her|their|phone|mobile|contact)\b)[a-z]+\s+"
         r"(?:no\.?|number|num|#)(?=\s*(?:$|\?|,|(?:at|for|on|in|of|again|pls|please|is|was|are|r)\b))")),
+    # a rate: "what rate did we lock in", "the interest on the loan", "what's her day rate"
+    ("rate", re.compile(r"\brates?\b|\binterest\b|\bper ?cent(?:age)?\b|%|\bapr\b")),
     # "what did the job come to in the end": a total asked for
     ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bspen(?:d|ds|t|ding)\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b|\bco-?pays?\b|\bpremiums?\b|\bdeductibles?\b|\bexcess\b|\bfares?\b|\btuition\b")),
-    ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b")),
+    # "what was my closing date originally", "what's the due date"
+    ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b|"
+                        r"^\W*what(?:['’]?s| is| was| are| were)\s+(?:[\w'’-]+\s+){0,3}?dates?\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
     # nor "who's the plumber" (a name asked for)
@@ -139,6 +144,7 @@ FRAME_WORDS = {
         }
     ),
     "number": frozenset({"no", "number", "num"}),
+    "rate": frozenset({"percent", "percentage"}),
     "who": frozenset({"again"}),
     "schedule": frozenset(
         "often day days night nights evening evenings morning mornings weekday weekdays".split()
@@ -194,7 +200,7 @@ _ASKS_PREFERENCE = re.compile(
 _ADVICE_LAST = re.compile(
     r"(?:(?:^|[.!?;,]\s*)(?:so\s+)?(?:(?:should|shd|shud) (?:i|we)(?: just)?(?: \w+)?"
     r"(?: (?:it|her|him|them|that|one))?|(?:do )?you think (?:i|we) should(?: \w+)?)|"
-    r"\bwhat do you think)\W*$"
+    r"\bwhat (?:do |d )?you think)\W*$"
 )
 
 
@@ -233,4 +239,7 @@ def _kind_asked(text: str) -> str | None:
 
 def names_a_question_word(text: str) -> bool:
     """Whether ``text`` holds a question word ("what's", "whens", "how")."""
-    return any(w.replace("'", "").replace("’", "") in QUESTION_WORDS for w in words_of(text))
+    return any(
+        w.replace("'", "").replace("’", "") in QUESTION_WORDS
+        for w in words_of(normalise(text).lower())
+    )

@@ -20,6 +20,7 @@ from conversations.kinds_asked import (
 from conversations.terms import FILLER, either_way, is_filler, stem, words_of
 from memories import search
 from memories.models import Memory
+from talkingrock import nlp
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
 from talkingrock.language.names import PERSON_WORDS, common_words, first_names
@@ -93,7 +94,13 @@ _RUN_ON = re.compile(
     rf"{_NO_QUESTION_AFTER}.*)?\W*$"
     # or what someone wants of the asker ("how much is mom paying, she wants me to set up
     # autopay")
-    rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER})",
+    rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER}"
+    # or why it is asked, with no comma ("which days do i have physio cause i want to book the
+    # barber"; not "because of the rain")
+    rf"|(?:because|cause|cos|coz|cuz)\s+(?!of\b){_NO_QUESTION_AFTER}"
+    # or someone named who wants something of it ("what time is the party Sarah wants to bring
+    # a cake", "… Brother Delroy want fi get her for his daughter's wedding")
+    rf"|(?:(?-i:[A-Z])[\w'’]*\s+){{1,2}}(?:wants?|needs?)\s+(?:to|fi)\s{_NO_QUESTION_AFTER})",
     re.I,
 )
 # Words a clause does not end on: after them an "I …" is part of the question ("what did I say
@@ -327,6 +334,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     past = values.asks_about_the_past(normalise(question))  # "b4 i got him down"
     if past:
         frame = frame | values.PAST_WORDS
+        text = _without_the_change(text)
     frame = frame | {stem(word) for word in frame}  # "what dates" as "what date"
     words = {}
     for word in words_of(text):
@@ -379,6 +387,24 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         min(seen, key=seen.__getitem__, default=""),
         options_of(question),
     )
+
+
+# What a question about the past says changed it, after "before": "what was my closing date
+# originally, before the sellers pushed it", "what did he charge b4 i argued him down".
+_BEFORE_CLAUSE = re.compile(r"\b(?:before|b4)\s+(?P<clause>[^,.;:?!]+)", re.I)
+
+
+def _without_the_change(text: str) -> str:
+    """``text`` without the clause that tells what changed the value asked for: its words name
+    the change, and the value before it was said without them. A time said after "before" ("the
+    budget before the wedding") has no verb that tells something done, and stays."""
+
+    def change(match: re.Match) -> str:
+        words = words_of(match.group("clause"))
+        done = any(nlp.is_verb_form(w) and not w.endswith("ing") for w in words[1:])
+        return " " if done else match.group(0)
+
+    return _BEFORE_CLAUSE.sub(change, text)
 
 
 # Two things to choose between: "did I want a DJ or a playlist", "wood or vinyl??", "bath or

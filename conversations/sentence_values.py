@@ -85,6 +85,10 @@ def value_in(
         return _count_value(sentence, said_on=said_on, about=about)
     if kind == "number":
         return _number_of(sentence, about)
+    if kind == "rate":
+        skip = [(m.start, m.end) for m in dates.find(sentence, today=said_on)]
+        held = still_held([(a.start, a) for a in amounts.rates(sentence, skip=skip)], sentence)
+        return nearest_first(held, sentence, about)[0][1].said() if held else ""
     return _sum_value(sentence, kind, said_on=said_on, about=about)
 
 

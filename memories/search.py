@@ -180,6 +180,12 @@ def match_expression(terms: tuple[str, ...]) -> str:
     return " OR ".join(f'"{term}"' for term in terms)
 
 
+def match_prefixes(terms: tuple[str, ...]) -> str:
+    """Each word as the start of one, all of them OR-ed: a stem cut shorter than the index's
+    own ("clos" of "closing", which the index keeps as "close") still finds its words."""
+    return " OR ".join(f'"{term}"*' for term in terms)
+
+
 def match_figures(figures: tuple[str, ...]) -> str:
     """All the figures of one value required, each as it may be written: "1,200" is "1" and
     "200" to the tokenizer, or "1200" written without the comma; "3" and "30" of "3:30"."""

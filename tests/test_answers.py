@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from conversations import (
     answers,
+    beyond_recall,
     candidates,
     choices,
     kinds_asked,
@@ -575,7 +576,7 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         # who is asking, and what for, run on with no comma
         ("what have we paid the hall altogether Dean's asking for the spreadsheet", "what have we paid the hall altogether", "amount"),
         ("how many are we for the day now my mam's asking for the table plan", "how many are we for the day now", "count"),
-        ("wats the rate on the new mortgage, me mam keeps askin", "wats the rate on the new mortgage", None),
+        ("wats the rate on the new mortgage, me mam keeps askin", "wats the rate on the new mortgage", "rate"),
         # a go-ahead asked on something put to the member
         ("the caterer is suggesting a dessert counter. Shall I tell him go ahead?", "the caterer is suggesting a dessert counter. Shall I tell him go ahead?", "preference"),
         ("agency rang about a job in town, should i even bother calling", "agency rang about a job in town, should i even bother calling", "preference"),
@@ -594,6 +595,22 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("what time does the coach get in Saturday Bev wants to know when she ought to leave", "what time does the coach get in Saturday", "time"),
         ("when did I drop the car off at the garage the insurance fella wants the date for the claim", "when did I drop the car off at the garage", "date"),
         ("what time is the party mum wants to know if she can come", "what time is the party mum wants to know if she can come", "time"),
+        # why it is asked, run on with no comma; but not "because of"
+        ("which days do i have physio again cause i want to book the barber", "which days do i have physio again", "schedule"),
+        ("what did we decide because of the rain", "what did we decide because of the rain", None),
+        # someone named who wants something of it, run on after it
+        ("what's the name of the caterer Brother Delroy want fi get her for his daughter", "what's the name of the caterer", "name"),
+        ("when is the party Sarah wants to bring a cake", "when is the party", "date"),
+        ("what did Mum want to do for her birthday", "what did Mum want to do for her birthday", None),
+        # a date asked for by name; people counted, however "how much" puts it
+        ("what was my closing date originally, before the sellers pushed it?", "what was my closing date originally, before the sellers pushed it?", "date"),
+        ("what's the due date again", "what's the due date again", "date"),
+        ("what was the update from the school", "what was the update from the school", None),
+        ("how much people is she cooking for now", "how much people is she cooking for now", "count"),
+        # a question word of another tongue, and advice asked in it
+        ("Magkano yung tuition ni Bea?", "Magkano yung tuition ni Bea?", "amount"),
+        ("kelan yung follow-up ni Lola", "kelan yung follow-up ni Lola", "date"),
+        ("she say wi fi grab it fi go back in October wah yuh think", "she say wi fi grab it fi go back in October wah yuh think", "preference"),
     ],
 )  # fmt: skip
 def test_what_is_asked_leaves_out_what_the_asker_adds(question, asked, wanted):
@@ -2002,3 +2019,38 @@ def test_a_place_left_and_the_new_one_in_one_sentence_gives_the_new_one(alice, i
 
     assert answer.kind == "answer", answer.reason
     assert answer.text.startswith("Corn Exchange"), answer.text
+
+
+def test_a_question_about_the_past_weighs_the_thing_not_the_change(alice):
+    """ "before the sellers pushed it" tells what changed the value; the value before it was said
+    without those words. A time after "before" ("before the wedding") stays."""
+    changed = questions.read_question(
+        alice, "what was my closing date originally, before the sellers pushed it?"
+    )
+    assert changed.about_the_past
+    assert "clos" in changed.weights
+    assert not {"seller", "push", "pushed"} & changed.weights.keys()
+    kept = questions.read_question(alice, "what was the budget before the wedding")
+    assert {terms.stem("budget"), terms.stem("wedding")} <= kept.weights.keys()
+
+
+def test_the_first_word_on_a_thing_is_found_beyond_recall_for_a_question_about_the_past(
+    alice, index
+):
+    """What recall found is the later talk ("closing is now thurs may 28"); the first word on
+    the closing ("closing thurs may 14", weeks before) is looked up in the member's own keyword
+    index, its stem matched as the start of a word ("clos" of "closing")."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=60), "- closing thurs may 14")
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=20), "sellers asked to push it. closing is now thurs may 28"
+    )
+    index()
+    question = questions.read_question(alice, "what was my closing date originally?")
+    later = next(
+        c
+        for c in candidates.candidates_of(recall(alice, "closing is now", k=10).hits)
+        if "28" in c.sentence
+    )
+    earlier = beyond_recall.said_later(alice, later, question, {"clos"}, earlier=True)
+    assert any("may 14" in c.sentence for c in earlier)
+    assert not beyond_recall.said_later(alice, later, question, {"clos"})

@@ -34,6 +34,12 @@ def extract(*lines: str, household=("Maya", "Sam")):
         ("book club is the first saturday of the month", [(12, 5), (1, 2), (2, 6)], "first"),
         ("bins go out every tues", [(12, 1), (12, 8)], "Tuesday"),
         ("the bins go out sunday nights", [(11, 29), (12, 6)], "Sunday nights"),
+        # "every" before a run of days is every one of them
+        (
+            "physio every Monday and Thursday at quarter to four",
+            [(11, 26), (11, 30), (12, 3)],
+            "Monday and Thursday",
+        ),
     ],
 )
 def test_a_schedule_stays_a_schedule(said, rule, words):

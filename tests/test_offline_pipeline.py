@@ -36,6 +36,10 @@ EXAMPLE = (
         ("im ill today", "I'm ill today"),  # "ill" the word stays
         ("so ill ring her monday", "so I'll ring her monday"),  # "ill" as "I'll"
         ("the shed needs painting", "the shed needs painting"),
+        # a question word of another tongue mixed in: Tagalog, Jamaican Patois
+        ("Magkano yung tuition ni Bea?", "how much yung tuition ni Bea?"),
+        ("kelan ulit yung follow-up", "when ulit yung follow-up"),
+        ("wah time mi sign on now", "what time mi sign on now"),
     ],
 )
 def test_shorthand_is_read_as_english(typed, read):
@@ -53,6 +57,7 @@ def test_shorthand_is_read_as_english(typed, read):
         ("sat the 4th", date(2026, 4, 4), ""),  # the first month whose 4th is a Saturday
         ("last monday", date(2026, 3, 9), ""),
         ("in 2 weeks", date(2026, 3, 26), "by"),
+        ("offer accepted last night!!", date(2026, 3, 11), ""),  # the day before
     ],
 )
 def test_dates_are_read_against_the_conversations_day_and_the_words_stay(said, day, lead):
@@ -64,8 +69,9 @@ def test_dates_are_read_against_the_conversations_day_and_the_words_stay(said, d
     assert lexicon.normalise(said) == typed  # nothing is written into the words
 
 
-def test_no_date_is_no_date():
-    assert dates.find("no date here", today=TODAY) == []
+@pytest.mark.parametrize("said", ["no date here", "the last night of the trip"])
+def test_no_date_is_no_date(said):
+    assert dates.find(said, today=TODAY) == []
 
 
 def test_a_known_name_is_found_in_any_case_and_a_first_name_where_a_person_stands():

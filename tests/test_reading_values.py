@@ -81,6 +81,12 @@ def test_a_place_is_what_follows_where_words_but_not_a_time(sentence, found):
         ("we can't make the 3pm one so 4:30", "time", "4:30pm"),
         # "want" and "rent" end in "nt" and strike nothing
         ("the rent is 640", "amount", "640"),
+        # a rate, as a bare figure with its decimals, the one struck out not given
+        ("lender repriced. 5yr is 4.19 now not 4.09", "rate", "4.19%"),
+        ("the rate went UP. 4.79 now, not 4.49", "rate", "4.79%"),
+        ("locked in at 3.85% for five years", "rate", "3.85%"),
+        ("she charges £35 an hour, was £30", "rate", "£35 an hour"),
+        ("the rate went up again", "rate", ""),
     ],
 )
 def test_a_value_said_as_no_longer_so_is_not_the_one_given(sentence, kind, value):
@@ -205,6 +211,19 @@ def test_a_rand_amount_is_money(said, shown):
     assert [a.said() for a in amounts.find(said)] == shown
 
 
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("she charges £35 an hour", ["£35 an hour"]),
+        ("the rent's £900 a month", ["£900 a month"]),
+        ("$5 an item at the sale", ["$5 an item"]),
+    ],
+)
+def test_a_price_per_hour_is_said_an_hour(said, shown):
+    """The article before what a price is per follows its sound: "an hour", "a month"."""
+    assert [a.said() for a in amounts.find(said)] == shown
+
+
 def test_a_rand_amount_said_as_no_longer_so_is_struck():
     said = "price went up again, R560 each not R450"
     assert sentence_values.value_in(said, "amount", said_on=SAID_ON) == "R560 each"
@@ -249,6 +268,19 @@ def test_a_run_of_number_words_with_no_end_is_no_amount():
     """Hostile input: a spoken number is a dozen words at most, so a run of thousands is read
     word by word (the pattern had backtracked over the whole run from every word)."""
     assert amounts.find("two " * 20_000 + "and a half hours") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "counted"),
+    [
+        ("mi run the food four the cookout and wi say eighty people", [80]),
+        ("went two the shops, got four chairs", [4]),
+        ("the two of them are coming", [2]),
+    ],
+)
+def test_four_and_two_dictated_for_for_and_to_count_nothing(said, counted):
+    """Before a determiner or a pronoun, "four" is a dictated "for" and "two" a "to"."""
+    assert [n for _, _, n in amounts.counts(said, in_words=True)] == counted
 
 
 @pytest.mark.parametrize(

@@ -163,10 +163,16 @@ class Amount:
         if self.unit:
             text += "%" if self.unit == "percent" else f" {self.unit}"
         if self.each_of:
-            text += f" a {self.each_of}"
+            text += f" {_article(self.each_of)} {self.each_of}"
         elif self.per:
-            text += " each" if self.per == "each" else f" a {self.per}"
+            text += " each" if self.per == "each" else f" {_article(self.per)} {self.per}"
         return text
+
+
+def _article(word: str) -> str:
+    """ "an hour", "an item", "a month", "a unit"."""
+    vowel_sound = word[:1] in "aeio" or word.startswith(("hour", "hono", "heir"))
+    return "an" if vowel_sound else "a"
 
 
 _SPANS_OF_TIME = frozenset({"minutes", "hours", "days", "weeks", "months", "years"})
@@ -434,6 +440,14 @@ _COUNT_WORDS = re.compile(
 )
 
 
+# "four" and "two" dictated for "for" and "to": before a determiner or a pronoun they count
+# nothing ("the food four the cookout", "went two the shops").
+_SLIP = re.compile(r"(?:four|two)$", re.I)
+_SLIP_NEXT = re.compile(
+    r"\s+(?:the|a|an|my|your|his|her|our|their|this|that|him|me|us|them)\b", re.I
+)
+
+
 def counts(
     text: str, *, skip: list[tuple[int, int]] = (), in_words: bool = False
 ) -> list[tuple[int, int, int]]:
@@ -448,7 +462,27 @@ def counts(
         for m in _COUNT_WORDS.finditer(text or ""):
             if any(s < m.end() and m.start() < e for s, e in skip):
                 continue
+            if _SLIP.match(m.group(0)) and _SLIP_NEXT.match(text, m.end()):
+                continue  # dictated "for"/"to": "run the food four the cookout"
             value = _value(m.group(0))
             if value is not None and value >= 2 and value == int(value):
                 found.append((m.start(), m.end(), int(value)))
     return sorted(found)
+
+
+# A rate said as a bare figure with its decimals, as a mortgage's is ("5yr is 4.19 now not
+# 4.09"): never a time (no "am"/"pm" or colon), a price (no sign) or a measure (no unit).
+_BARE_RATE = re.compile(r"(?<![\w.,:/£$€-])(\d{1,2}\.\d{1,3})(?![\w,:/%£$€]|\.\d)")
+
+
+def rates(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Amount]:
+    """The rates ``text`` states, in the order said: a percentage ("4.79%", "ten per cent"),
+    money by the hour, day, month or each ("£35 an hour"), and, for a question that asks for a
+    rate, a bare figure with decimals ("4.79 now")."""
+    found = [a for a in find(text, skip=skip) if a.unit == "percent" or (a.is_money and a.per)]
+    taken = [*skip, *((a.start, a.end) for a in find(text, skip=skip))]
+    for m in _BARE_RATE.finditer(text or ""):
+        start, end = m.span(1)
+        if not any(s < end and start < e for s, e in taken):
+            found.append(Amount(m[1], start, end, Decimal(m[1]), unit="percent"))
+    return sorted(found, key=lambda a: a.start)

@@ -78,7 +78,8 @@ from talkingrock.language.schedules import read_schedules
 
 _TOMORROW = r"tomorrow|tmrw|tmr|tmw|tomoz|2moro|2morrow"
 _TODAY = r"today|2day|tonight|tonite|2nite|this morning|this afternoon|this evening"
-_YESTERDAY = r"yesterday|yday|yest"
+# "last night", not "the last night of the trip".
+_YESTERDAY = r"yesterday|yday|yest|last\s+(?:night|nite)(?!\s+of\b)"
 
 _ISO = re.compile(
     rf"\b(?:(?:{LEAD})\s+)?(\d{{4}})-(\d{{2}})-(\d{{2}})(?:[t ](\d{{2}}):(\d{{2}}))?\b"

@@ -42,7 +42,10 @@ _NTH_OF_MONTH = re.compile(
     rf"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+({WD})\s+"
     rf"(?:of|in)\s+(?:the|every|each|a)\s+month\b"
 )
-_EVERY_WEEKDAY = re.compile(rf"\b(?:every|each)\s+({WD})\b")
+# "every monday", "every Monday and Thursday", "each tue/thu"
+_EVERY_WEEKDAY = re.compile(
+    rf"\b(?:every|each)\s+({WD})\b(?:\s*(?:,|/|&|\+|\band\b|\bn\b)\s*(?:{WD})\b)*"
+)
 # A weekday with a part of the day in the plural: "sunday nights", "tuesday mornings".
 _DAY_PARTS = re.compile(rf"\b(?:on\s+)?({WD})\s+(mornings|afternoons|evenings|nights)\b")
 _DAY_OF_EVERY_MONTH = re.compile(rf"\b(?:on\s+)?the\s+{DAYNUM}\s+of\s+(?:every|each|the)\s+month\b")
@@ -143,8 +146,10 @@ def read_schedules(f: Finder) -> None:
         return _schedule(_weekly(days), f"weekly on {_days_words(days)}")
 
     def every_weekday(m: re.Match) -> dict:
-        day = WEEKDAYS[m[1]]
-        return _schedule(_weekly([day]), f"every {calendar.day_name[day]}")
+        days = sorted({WEEKDAYS[w] for w in re.findall(rf"\b({WD})\b", m.group(0))})
+        if len(days) > 1:
+            return _schedule(_weekly(days), f"every {_days_words(days)}")
+        return _schedule(_weekly(days), f"every {calendar.day_name[days[0]]}")
 
     def day_parts(m: re.Match) -> dict:
         day = WEEKDAYS[m[1]]
