@@ -372,7 +372,9 @@ def _answered(
     # found above its floor, answers though it shares few of the question's words.
     # So does the number a thing goes by, said with its name ("plot 27" for "whats our plot no
     # at wyvern fields"): the name is the question's own word.
-    wanted_first = asked.wanted in ("preference", "number") and bool(value_of(best, asked))
+    # So does a rate ("4.19 now not 4.09" for "wats the rate on the new mortgage"): a figure
+    # with decimals or a percentage is seldom said of anything else.
+    wanted_first = asked.wanted in ("preference", "number", "rate") and bool(value_of(best, asked))
     # So does a sentence that chose one of two things the question offers ("going vinyl").
     wanted_first = wanted_first or bool(picked(asked.options, best.sentence))
     # A sum asked for ("how much is Mel's food going to come to in total") answers when it can

@@ -93,7 +93,7 @@ def is_narrative(memory: Memory) -> bool:
 
 def _pieces(memory: Memory) -> list[str]:
     if memory.kind == Memory.Kind.FACT:
-        return [memory.content]
+        return by_subject(memory.content)
     found = []
     for sentence in sentences(memory.content):
         if memory.is_evidence and is_question(sentence):
@@ -104,10 +104,30 @@ def _pieces(memory: Memory) -> list[str]:
     return found
 
 
+def by_subject(sentence: str) -> list[str]:
+    """``sentence`` cut where a clause opens another subject ("… ten weeks for the cheque), and,
+    fyi, our first month of hydro was $186"), each piece in the member's words; whole when
+    none does."""
+    cuts = [
+        (m.start(), m.end())
+        for m in _CLAUSE.finditer(sentence)
+        if m.start() > 0 and _NEW_SUBJECT.match(sentence[m.end() :])
+    ]
+    if not cuts:
+        return [sentence]
+    ends = [start for start, _ in cuts] + [len(sentence)]
+    starts = [0] + [end for _, end in cuts]
+    pieces = [sentence[a:b].strip(" ,;:") for a, b in zip(starts, ends, strict=True)]
+    # ", and, fyi, …": the "and" between two cuts joins them, and is no piece of its own
+    return [piece for piece in pieces if piece and piece.lower() not in ("and", "but", "so")]
+
+
 def in_pieces(sentence: str) -> list[str]:
     """A sentence as it is read for an answer: whole, or a dictated run-on two clauses at a
     time, so that a value and what it is about stay together ("the tiler is ruth, she's coming
-    tues")."""
+    tues"); a clause that opens another subject is never read with the one before it."""
+    if len(subjects := by_subject(sentence)) > 1:
+        return [piece for subject in subjects for piece in in_pieces(subject)]
     clauses = [c for c in _CLAUSE.split(sentence) if c and c.strip()]
     if len(sentence.split()) <= LONG_SENTENCE or len(clauses) < 3:
         return [sentence]

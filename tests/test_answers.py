@@ -2054,3 +2054,25 @@ def test_the_first_word_on_a_thing_is_found_beyond_recall_for_a_question_about_t
     earlier = beyond_recall.said_later(alice, later, question, {"clos"}, earlier=True)
     assert any("may 14" in c.sentence for c in earlier)
     assert not beyond_recall.said_later(alice, later, question, {"clos"})
+
+
+def test_a_rate_answers_though_the_sentence_that_gives_it_names_little_of_the_question(
+    alice, index
+):
+    """ "5yr is 4.19 now not 4.09" names neither the rate nor the mortgage, but a figure with
+    decimals said of a fix is the rate asked for; the current one first, with what it replaced."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=40),
+        "remortgage: going for the 5yr fix at 4.09, fee on the loan",
+    )
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=10), "nadia rang. lender repriced. 5yr is 4.19 now not 4.09"
+    )
+    index()
+
+    answer = ask(alice, "wats the rate on the new mortgage, me mam keeps askin")
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("4.19%"), answer.text
+    assert "4.09" in answer.text

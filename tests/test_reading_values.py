@@ -162,6 +162,28 @@ def test_a_run_on_read_a_clause_at_a_time_keeps_its_figures_whole():
     assert "$2 " not in joined and "$2," not in joined.replace("$2,300", "")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "pieces"),
+    [
+        (
+            "She says ten weeks for the cheque), and, fyi, our first month of hydro was $186",
+            ["She says ten weeks for the cheque)", "fyi, our first month of hydro was $186"],
+        ),
+        (
+            "the rebate is 4300, btw the hydro was 186",
+            ["the rebate is 4300", "btw the hydro was 186"],
+        ),
+        ("fyi the bank asked", ["fyi the bank asked"]),
+        ("no other subject here, just a clause", ["no other subject here, just a clause"]),
+    ],
+)
+def test_a_clause_that_opens_another_subject_is_read_on_its_own(sentence, pieces):
+    """However short the sentence, and in a fact kept as well as a message: what follows "fyi"
+    or "btw" is not what the words before it go on to say."""
+    assert candidates.by_subject(sentence) == pieces
+    assert candidates.in_pieces(sentence) == pieces
+
+
 def test_a_value_is_read_from_its_own_clause_first():
     """ "$900 cash, also no. Buckeye came in at $1,850": the figure said with the thing asked
     about, not the one nearer in letters across a clause boundary."""
