@@ -213,7 +213,8 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         owner = users[question["member"]]
         at = asked_at(question)
         started = time.perf_counter()
-        k = settings.TALKINGROCK_CONVERSATIONS["answer_memories"]  # as the chat asks
+        config = settings.TALKINGROCK_CONVERSATIONS  # as the chat asks
+        k = max(config["context_memories"], config["answer_memories"], config["answer_reach"])
         found = recall(owner, recalled_for(question["question"]), k=k, at=at)
         reply = answer_question(owner, question["question"], found, now=at)
         split["ms"].append(1000 * (time.perf_counter() - started))

@@ -37,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
+from django.conf import settings
 from django.utils import timezone
 
 from conversations.candidates import (
@@ -309,8 +310,23 @@ def answer_question(
     """The answer to ``question`` from what ``found`` holds that clears the floor."""
     now = now or timezone.now()
     asked = read_question(owner, question, asked_in_index=asked_in_index)
-    found_sentences = candidates_of(found.strong)
-    answer = _answered(owner, question, asked, found_sentences, len(found.strong), now=now)
+    config = settings.TALKINGROCK_CONVERSATIONS
+    strong = found.strong
+    read = strong[: config["answer_memories"]]
+    found_sentences = candidates_of(read)
+    answer = _answered(owner, question, asked, found_sentences, len(read), now=now)
+    if answer.kind == "no_memory" and len(strong) > len(read) and not asked.unknown_names:
+        # What recall found further down may answer, but only in the member's own words: a
+        # sentence there that covers the question by itself (not by the words said around it)
+        # and gives the kind asked for, never one near it only in meaning.
+        wider = [
+            c
+            for c in candidates_of(strong[: config["answer_reach"]])
+            if c.hit.memory.kind != Memory.Kind.REPLY  # the member's words, not the assistant's
+        ]
+        again = _answered(owner, question, asked, wider, len(wider), now=now, strict=True)
+        if again.kind == "answer":
+            return again
     if answer.kind == "no_memory" and asked.wanted == "preference" and asked.weights:
         # "…stick a porta potti under the bench. worth it?": an offer the member never spoke
         # of, answered by what they said they want or won't have of its kind.
@@ -328,9 +344,18 @@ def answer_question(
 
 
 def _answered(
-    owner, question: str, asked: Question, found: list[Candidate], count: int, *, now
+    owner,
+    question: str,
+    asked: Question,
+    found: list[Candidate],
+    count: int,
+    *,
+    now,
+    strict: bool = False,
 ) -> Answer:
-    """The answer from ``found``, the sentences of recall's ``count`` hits above its floor."""
+    """The answer from ``found``, the sentences of recall's ``count`` hits above its floor.
+    ``strict``: only a sentence that covers the question in its own words answers (not by the
+    words said around it, nor near it only in meaning)."""
     if asked.unknown_names:
         return Answer(
             NO_MEMORY,
@@ -367,6 +392,8 @@ def _answered(
             best = next((c for c in scored if _says_of_it(c, asked)), best)
         best = in_full(best, candidates)
     coverage = coverage_of(best, asked)
+    if strict and asked.coverage(best.terms) < MIN_COVERAGE:
+        return Answer(NO_MEMORY, "no_memory", reason="Nothing you said covers enough of it.")
     meaning = best.hit.components.get("meaning", {}).get("similarity", 0.0)
     # "What did I say I wanted …": a sentence that says what the member wants, in what recall
     # found above its floor, answers though it shares few of the question's words.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -71,13 +72,14 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     found = recall(
         owner,
         questions.recalled_for(message.content),
-        k=max(_config("context_memories"), _config("answer_memories")),
+        k=max(_config("context_memories"), _config("answer_memories"), _config("answer_reach")),
         purpose="chat",
         conversation=conversation,
         message=message,
     )
     # The reading uses the same recall: one search per turn, its trail marked with how each
-    # memory shaped the reading.
+    # memory shaped the reading. It reads the hits an answer reads first, not those further
+    # down that only a question left declined reaches.
     use_model = llm.status().engine == "ollama"
     reading = reasoning.classify_with_memory(
         owner,
@@ -85,7 +87,9 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
         message=message,
         use_model=use_model,
         timeout=_config("reply_timeout") / 3,
-        found=found,
+        found=replace(
+            found, hits=found.hits[: max(_config("context_memories"), _config("answer_memories"))]
+        ),
     )
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.

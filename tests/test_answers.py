@@ -4,6 +4,7 @@ have a memory of that" when nothing answers."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 
 import pytest
@@ -2076,3 +2077,27 @@ def test_a_rate_answers_though_the_sentence_that_gives_it_names_little_of_the_qu
     assert answer.kind == "answer"
     assert answer.text.startswith("4.19%"), answer.text
     assert "4.09" in answer.text
+
+
+def test_a_question_left_declined_is_answered_further_down_recall_in_so_many_words(
+    alice, index, settings
+):
+    """The sentence that answers is below the hits an answer reads first (here one): it still
+    answers, because it covers the question and gives the sum asked for; with no reach beyond
+    those, the question is declined."""
+    _said_in_a_conversation(alice, NOW - timedelta(days=30), "the gym was packed again today")
+    _said_in_a_conversation(alice, NOW - timedelta(days=20), "gym membership is £35 a month now")
+    index()
+    question = "how much is the gym membership"
+    found = recall(alice, question, k=10)
+    last = [h for h in found.hits if "£35" in h.memory.content]
+    found = replace(found, hits=[h for h in found.hits if h not in last] + last)
+    config = settings.TALKINGROCK_CONVERSATIONS
+    settings.TALKINGROCK_CONVERSATIONS = {**config, "answer_memories": 1, "answer_reach": 10}
+
+    answer = answers.answer_question(alice, question, found, now=NOW)
+
+    assert answer.kind == "answer"
+    assert answer.text.startswith("£35 a month"), answer.text
+    settings.TALKINGROCK_CONVERSATIONS = {**config, "answer_memories": 1, "answer_reach": 1}
+    assert answers.answer_question(alice, question, found, now=NOW).kind == "no_memory"

@@ -260,6 +260,9 @@ TALKINGROCK_CONVERSATIONS = {
     # the detail is often not among the first five, nor the first fifteen (bench/answers.py on
     # the dev households: 15 → 184 of 271, 25 → 191, 35 → 192 at half as much time again).
     "answer_memories": 25,
+    # How far down recall's hits a question that those would leave declined may still be
+    # answered, by a sentence that covers it in so many words (conversations/answers.py).
+    "answer_reach": 60,
     "recent_memories": 3,  # plus the most recent ones, whatever the message says
     "nudge_after_minutes": int(os.environ.get("TALKINGROCK_NUDGE_AFTER_MINUTES", 120)),
     "stale_task_days": int(os.environ.get("TALKINGROCK_STALE_TASK_DAYS", 5)),
