@@ -203,9 +203,7 @@ def _beyond_the_hits(question: dict, owner, at) -> str:
 
 
 def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> None:
-    from django.conf import settings
-
-    from conversations.answers import answer_question
+    from conversations.answers import answer_question, hits_to_recall
     from conversations.questions import recalled_for
     from memories.recall import recall
 
@@ -213,8 +211,7 @@ def ask(household: Path, split: dict, verbose: bool, via: str, order: str) -> No
         owner = users[question["member"]]
         at = asked_at(question)
         started = time.perf_counter()
-        config = settings.TALKINGROCK_CONVERSATIONS  # as the chat asks
-        k = max(config["context_memories"], config["answer_memories"], config["answer_reach"])
+        k = hits_to_recall()  # as the chat asks
         found = recall(owner, recalled_for(question["question"]), k=k, at=at)
         reply = answer_question(owner, question["question"], found, now=at)
         split["ms"].append(1000 * (time.perf_counter() - started))

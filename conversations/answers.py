@@ -304,6 +304,14 @@ def _hits_of(chosen: list[Candidate]) -> list[Hit]:
     return used
 
 
+def hits_to_recall() -> int:
+    """How many hits to ask recall for, for a message that may be a question: as far down as a
+    question left declined is read (``answer_reach``), and no fewer than a reply's context or an
+    answer's first reading takes."""
+    config = settings.TALKINGROCK_CONVERSATIONS
+    return max(config["context_memories"], config["answer_memories"], config["answer_reach"])
+
+
 def answer_question(
     owner, question: str, found: RecallResult, *, now=None, asked_in_index: bool = False
 ) -> Answer:

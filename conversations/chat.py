@@ -72,7 +72,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     found = recall(
         owner,
         questions.recalled_for(message.content),
-        k=max(_config("context_memories"), _config("answer_memories"), _config("answer_reach")),
+        k=answers.hits_to_recall(),
         purpose="chat",
         conversation=conversation,
         message=message,

@@ -230,7 +230,7 @@ def current_and_before(
             # 8th", said in June, is no word on drawings that came in on Friday 8 May.
             striking = [c for c in striking if day >= timezone.localtime(c.said_on).date()]
         scored = [*scored, *later, *continued(changes, question, named=True), *striking]
-    elif owner is not None and subject:
+    elif owner is not None and question.about_the_past and subject:
         scored = [*scored, *said_later(owner, best, question, subject, earlier=True)]
     struck_ids = {id(c) for c in striking}
     alike = [

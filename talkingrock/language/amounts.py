@@ -479,8 +479,9 @@ def rates(text: str, *, skip: list[tuple[int, int]] = ()) -> list[Amount]:
     """The rates ``text`` states, in the order said: a percentage ("4.79%", "ten per cent"),
     money by the hour, day, month or each ("£35 an hour"), and, for a question that asks for a
     rate, a bare figure with decimals ("4.79 now")."""
-    found = [a for a in find(text, skip=skip) if a.unit == "percent" or (a.is_money and a.per)]
-    taken = [*skip, *((a.start, a.end) for a in find(text, skip=skip))]
+    said = find(text, skip=skip)
+    found = [a for a in said if a.unit == "percent" or (a.is_money and a.per)]
+    taken = [*skip, *((a.start, a.end) for a in said)]
     for m in _BARE_RATE.finditer(text or ""):
         start, end = m.span(1)
         if not any(s < end and start < e for s, e in taken):

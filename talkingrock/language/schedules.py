@@ -147,9 +147,7 @@ def read_schedules(f: Finder) -> None:
 
     def every_weekday(m: re.Match) -> dict:
         days = sorted({WEEKDAYS[w] for w in re.findall(rf"\b({WD})\b", m.group(0))})
-        if len(days) > 1:
-            return _schedule(_weekly(days), f"every {_days_words(days)}")
-        return _schedule(_weekly(days), f"every {calendar.day_name[days[0]]}")
+        return _schedule(_weekly(days), f"every {_days_words(days)}")
 
     def day_parts(m: re.Match) -> dict:
         day = WEEKDAYS[m[1]]

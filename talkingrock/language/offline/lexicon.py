@@ -133,6 +133,22 @@ SHORTHAND = {
     "erm": "",
     "er": "",
     "ugh": "",
+    # The question words of the languages households mix into their English (Tagalog, Jamaican
+    # Patois, Nigerian Pidgin), so that what a question asks is read in either tongue.
+    "magkano": "how much",
+    "ilang": "how many",
+    "ilan": "how many",
+    "kailan": "when",
+    "kelan": "when",
+    "sino": "who",
+    "saan": "where",
+    "nasaan": "where",
+    "ano": "what",
+    "anong": "what",
+    "wah": "what",
+    "weh": "where",
+    "wetin": "what",
+    "yuh": "you",
 }
 
 # Verbs of the things households do, in their base form: after "and" or "then" one of these
@@ -197,22 +213,6 @@ CONTRACTIONS = {
     "couldve": "could've",
     "mightve": "might've",
     "mustve": "must've",
-    # The question words of the languages households mix into their English (Tagalog, Jamaican
-    # Patois, Nigerian Pidgin), so that what a question asks is read in either tongue.
-    "magkano": "how much",
-    "ilang": "how many",
-    "ilan": "how many",
-    "kailan": "when",
-    "kelan": "when",
-    "sino": "who",
-    "saan": "where",
-    "nasaan": "where",
-    "ano": "what",
-    "anong": "what",
-    "wah": "what",
-    "weh": "where",
-    "wetin": "what",
-    "yuh": "you",
 }
 
 # "i" alone is always the pronoun; "w" before a determiner, or lower case between two words, is
