@@ -608,6 +608,28 @@ def test_a_quarter_past_or_to_the_hour_is_a_time(said, kind, value):
     assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
 
 
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [
+        # minutes past or to the hour, as said aloud
+        ("meet at twenty past six", "time", "6:20pm"),
+        ("sign on ten to two out a the depot now", "time", "1:50pm"),
+        ("the bus is at twenty five to nine", "time", "8:35am"),
+        ("drop off ten till nine", "time", "8:50am"),
+        # a span led as one stays a span; a count or a measure is no time
+        ("open from ten to two on saturday", "time", "10am to 2pm"),
+        ("five to ten minutes on sunday", "time", ""),
+        ("ten to twelve people coming sat", "time", ""),
+        # a departure named by its time, its minutes said as tens
+        ("i get the nine forty one from queen street", "time", "9:41am"),
+        ("the two hundred quid one", "time", ""),
+        ("the nine one", "time", ""),
+    ],
+)  # fmt: skip
+def test_minutes_past_or_to_the_hour_and_a_departure_are_times(said, kind, value):
+    assert sentence_values.value_in(said, kind, said_on=SAID_ON) == value
+
+
 def test_a_day_said_twice_takes_the_time_said_beside_either():
     # "Thursday week" and "the 21st" are one day; the time is said with the second, and the
     # verbs before them ("rang") must not read the 21st as last month's
@@ -709,4 +731,92 @@ def test_a_figure_read_for_how_much_is_no_sum_when_it_counts_or_numbers_somethin
     ],
 )
 def test_a_name_said_first_and_then_who_they_are_is_a_person(said, people):
+    assert [name for _, name in names.people_in(said)] == people
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        # a word said after a first name does not make it a word ("all positive" after her)
+        ("Trainer bronwyn, all positive.", ["Bronwyn"]),
+        ("trainer bronwyn, all positive", ["Bronwyn"]),
+        # what stands before it still does: "the bill", "my mark"
+        ("the bill came to 40 quid", []),
+        ("my mark was good", []),
+    ],
+)
+def test_a_lower_case_first_name_is_one_whatever_follows_it(said, people):
+    assert [name for _, name in names.people_in(said)] == people
+
+
+@pytest.mark.parametrize(
+    ("said", "count", "shown"),
+    [
+        # "a hundred" says its one as "a": a count of what follows it, not a sum
+        ("so now is a hundred people not eighty", "100", []),
+        ("now its a hundred and twenty people", "120", []),
+        # and money when money is said with it
+        ("it cost a hundred quid", "", ["£100"]),
+        ("a hundred and twenty five quid", "", ["£125"]),
+    ],
+)
+def test_a_hundred_is_one_hundred_counted_or_paid(said, count, shown):
+    assert sentence_values.value_in(said, "count", said_on=SAID_ON) == count
+    assert [a.said() for a in amounts.find(said)] == shown
+
+
+@pytest.mark.parametrize(
+    ("said", "shown", "for_how_much"),
+    [
+        # a sum dictated in hundreds, where money is said with it
+        ("so it's fourteen twenty five a month now", ["1,425 a month"], ["1,425 a month"]),
+        ("the written estimate is eighteen fifty", ["1,850"], ["1,850"]),
+        ("the rent is twelve fifty dollars", ["$1,250"], ["$1,250"]),
+        # its last word dictated for "for" ends it
+        ("it cost one eighty five four the shipping", ["185"], ["185"]),
+        # or read for "how much"
+        ("it ended up twenty seven eighty not twenty three fifty", [], ["2,780", "2,350"]),
+        # a year, a count, a measure or two numbers that make no such sum: none
+        ("like it's nineteen ninety five", [], []),
+        ("we're splitting the money fifty fifty", [], []),
+        ("he caught a twenty six inch snook", [], []),
+        ("one twenty minutes", [], []),
+        ("paid one two", [], []),
+    ],
+)  # fmt: skip
+def test_a_sum_dictated_in_hundreds_is_read_where_money_is_said(said, shown, for_how_much):
+    assert [a.said() for a in amounts.find(said)] == shown
+    assert [a.said() for a in amounts.find(said, asked_for_a_sum=True)] == for_how_much
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        # the part of the day said after a time decides its am or pm
+        ("leaving Pearson five past seven in the morning", "7:05am"),
+        ("took Tyler out at six thirty in the morning", "6:30am"),
+        ("mi finish round quarter to ten a night", "9:45pm"),
+        ("at 10 at night", "10pm"),
+        ("at 6 this evening", "6pm"),
+        # and says nothing new of a time that already gives it
+        ("3pm in the afternoon", "3pm"),
+        ("at 11 in the morning", "11am"),
+    ],
+)
+def test_the_part_of_the_day_said_after_a_time_gives_its_am_or_pm(said, value):
+    assert sentence_values.value_in(said, "time", said_on=SAID_ON) == value
+
+
+@pytest.mark.parametrize(
+    ("said", "people"),
+    [
+        # a word before a name that says who they are is no part of it
+        ("Trainer Bronwyn, all positive.", ["Bronwyn"]),
+        ("Brother Clive Walters the president", ["Clive Walters"]),
+        # a first name that is also an everyday word is the name
+        ("Grace Oduya is playing", ["Grace Oduya"]),
+        ("Mark Smith came", ["Mark Smith"]),
+    ],
+)
+def test_who_someone_is_said_before_their_name_is_not_their_name(said, people):
     assert [name for _, name in names.people_in(said)] == people

@@ -77,7 +77,11 @@ NUMBER_WORD = "(?:{})".format(
 # At most a dozen words follow the first (no number said aloud is longer), so a run of number
 # words with no end in sight ("two two two …") is read in a time that grows with its length,
 # not with its square.
-_SPOKEN = rf"{NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){NUMBER_WORD}\b){{1,12}}"
+# "a hundred and twenty", "a thousand" say their one as "a".
+_SPOKEN = (
+    rf"(?:an?\s+(?:{'|'.join(_SCALES)})\b(?:(?:\s+and\s+|\s+|-){NUMBER_WORD}\b){{0,12}}"
+    rf"|{NUMBER_WORD}(?:(?:\s+and\s+|\s+|-){NUMBER_WORD}\b){{1,12}})"
+)
 # A number said in words, one word or more ("fifteen", "forty five"): its value is
 # ``spoken_value``'s.
 SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{NUMBER_WORD})"
@@ -86,10 +90,28 @@ SPOKEN_NUMBER = rf"(?:{_SPOKEN}|{NUMBER_WORD})"
 def spoken_value(words: str) -> Decimal | None:
     """The value of a number said in words ("nine thousand four hundred" → 9400, "fifteen" →
     15); None when the words make no number ("eight thousand nine fifty", "one two")."""
+    said = words.lower().replace("-", " ").split()
+    if said[:1] in (["a"], ["an"]):
+        said[0] = "one"  # "a hundred and twenty"
     try:
-        return Decimal(text2num(" ".join(words.lower().replace("-", " ").split()), "en"))
+        return Decimal(text2num(" ".join(said), "en"))
     except ValueError:
         return None
+
+
+def paired_value(words: str) -> Decimal | None:
+    """The value of a sum dictated in hundreds, as prices are said aloud: "fourteen twenty five"
+    → 1425, "one eighty five" → 185, "twenty six forty" → 2640. None when the words are not two
+    numbers, the first under a hundred and the second from ten to ninety-nine ("one two", "six
+    thousand fifty")."""
+    said = words.lower().replace("-", " ").split()
+    if any(word in _SCALES or word == "and" for word in said):
+        return None
+    for cut in range(1, len(said)):
+        first, second = spoken_value(" ".join(said[:cut])), spoken_value(" ".join(said[cut:]))
+        if first is not None and second is not None and 1 <= first < 100 and 10 <= second < 100:
+            return first * 100 + second
+    return None
 
 
 # A reference said one character at a time, as dictation writes it ("T I four zero nine one
@@ -291,7 +313,7 @@ def _value(number: str) -> Decimal | None:
 _MONEY_CUE = re.compile(
     r"\b(cost|costs|costing|quote|quoted|price|priced|pay|paid|paying|budget|bill|billed|"
     r"charge|charged|charges|save|saves|saved|saving|owe|owes|owed|spent|spend|more|less|"
-    r"cheaper|dearer|extra|deposit|fee|fees|rent|salary|offered|offer)\b",
+    r"cheaper|dearer|extra|deposit|fee|fees|rent|salary|offered|offer|estimate|invoice)\b",
     re.IGNORECASE,
 )
 
@@ -363,9 +385,18 @@ def find(
         if any(s < end and start < e for s, e in skip):
             continue
         is_word_number = not number[:1].isdigit()
-        # "nine thousand four hundred" holds its multiplier, as "6k" and "six grand" do.
-        scaled = is_word_number and any(w in _SCALES for w in number.lower().split())
-        bare = not (symbol or multiplier or scaled or unit_word or per)
+        # "nine thousand four hundred" holds its multiplier, as "6k" and "six grand" do; so does
+        # "a hundred", said with its multiplier in words.
+        scaled = is_word_number and any(
+            w in _SCALES for w in [*number.lower().split(), (multiplier or "").lower()]
+        )
+        value = _value(number)
+        dictated = None
+        if value is None and is_word_number and not multiplier:
+            dictated = _dictated_sum(text, m, asked_for_a_sum=asked_for_a_sum)
+            if dictated is not None:
+                value, end = dictated
+        bare = not (symbol or multiplier or scaled or unit_word or per or dictated)
         digits = len(number.replace(",", "").split(".")[0]) if number[:1].isdigit() else 0
         if bare and not (
             (
@@ -384,12 +415,11 @@ def find(
             continue  # a bare number: a count, a house number, a year
         if scaled and not (symbol or unit_word or per) and _counted_or_numbered(text, start, end):
             continue  # "eleven hundred RPMs" is how many
-        if is_word_number and not (multiplier or scaled or unit_word):
+        if is_word_number and not (multiplier or scaled or unit_word or dictated):
             continue  # "£ one" is nothing anyone types; "one a month" is not an amount
         after = m.end(2)
         if is_word_number and after < len(text) and text[after].isalpha():
             continue  # a word, not a number and its unit run together: "am", "ah", "amin"
-        value = _value(number)
         if value is None:
             continue
         if multiplier:
@@ -405,7 +435,7 @@ def find(
                 unit = _UNITS[word]
                 if _said_ago(text, m.end(4), unit):
                     continue  # "ten minutes ago" is when, not how long
-        if (multiplier or scaled or bare) and not currency and not unit:
+        if (multiplier or scaled or bare or dictated) and not currency and not unit:
             currency = default_currency  # "saves like 6k": money, in the household's currency
         per_word = " ".join(per.lower().split()) if per else ("each" if each_of else "")
         if per_word in ("each", "a head") and not currency:
@@ -424,6 +454,34 @@ def find(
             )
         )
     return sorted(found, key=lambda a: a.start)
+
+
+def _dictated_sum(text: str, m: re.Match, *, asked_for_a_sum: bool) -> tuple[Decimal, int] | None:
+    """(value, where it ends) of a sum dictated in hundreds (``paired_value``) where money is
+    said with it: a currency before or after it, a period after it ("fourteen twenty five a
+    month"), a word of money beside it ("the estimate is eighteen fifty"), or a question of how
+    much. Not a year ("nineteen ninety five"), nor a count of what follows it ("twenty six
+    inch"). A last word that makes no such sum ends it, when nothing is said after it: "cost
+    one eighty five four the shipping" is 185, its "four" dictated for "for"."""
+    start, end = m.span(2)
+    value = paired_value(m[2])
+    if value is None and not (m[3] or m[4] or m[5]):
+        shorter = m[2].rsplit(maxsplit=1)[0]
+        value, end = paired_value(shorter), start + len(shorter)
+    if value is None:
+        return None
+    unit_word = " ".join((m[4] or "").lower().split())
+    if unit_word and unit_word not in _CURRENCY_WORDS:
+        return None  # a measure: "one twenty minutes" is no sum
+    said_as_money = bool(m[1] or unit_word or m[5])
+    halves = divmod(value, 100)
+    if not said_as_money and (
+        1900 <= value < 2100 or halves[0] == halves[1] or _counted_or_numbered(text, start, end)
+    ):
+        return None  # a year, "fifty fifty" (half each), or how many of what follows
+    if said_as_money or _money_by_context(text, start, end) or asked_for_a_sum:
+        return value, end if end < m.end(2) else m.end()
+    return None
 
 
 def money(text: str, **kwargs) -> list[Amount]:

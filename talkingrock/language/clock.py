@@ -53,6 +53,9 @@ _TIME_AFTER_DAY_WORDS = re.compile(
     rf"\b({_HOURS_AFTER_ONE})\s+({SPOKEN_NUMBER})\b(?!\s*(?:{_NOT_AN_HOUR}))"
 )
 _DAY_JUST_BEFORE = re.compile(rf"(?:\b(?:{WD})s?|\b\d{{1,2}}(?:st|nd|rd|th)|\x00)\s*,?\s*$")
+# Or a departure named by its time: "i get the nine forty one from queen street", "the seven
+# thirty bus". Its minutes are said as tens ("the two one" is no time).
+_THE_JUST_BEFORE = re.compile(r"\bthe\s+$")
 # A span of hours starts at its first and ends at its last: "two till four", "from 9 to 5:30",
 # "eight till half five", "the party is four to nine", "sat 9-2, I'm on 11-1" (a dash only where
 # the text tells of a day or the span is led by "from"). Not a sum, a count or a measure ("£5 to
@@ -72,6 +75,16 @@ _TIME_QUARTER = re.compile(
     rf"\b(?:(at|around|by)\s+)?(?:a\s+)?quarter\s+(past|after|to|till|til)\s+"
     rf"({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b(?![:.,/]?\d)"
 )
+# Minutes past or to the hour, as said aloud: "ten past six", "twenty five past nine", "sign on
+# ten to two", "twenty to 8". A dictated count of minutes (five, ten, twenty, twenty-five)
+# before "to" and an hour is the time before it, not a span of hours ("ten to two" is 1:50),
+# unless led as a span is ("from ten to two", "between five and nine").
+_TIME_MINUTES = re.compile(
+    rf"(?<!from )(?<!between )\b(?:(at|around|by|about)\s+)?(five|ten|twenty(?:[\s-]+five)?)"
+    rf"\s+(past|after|to|till|til)\s+({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
+    rf"(?![:.,/]?\d)(?!\s*(?:[ap]\.?m\b|of\b|or\b|-|{_NOT_AN_HOUR}))"
+)
+_MINUTES_SAID = {"five": 5, "ten": 10, "twenty": 20}
 _TIME_NAMED = re.compile(r"\b(?:(at|around|by)\s+)?(noon|midday|midnight)\b")
 # A time typed with a dot ("4.15", "at 9.40"), where the text tells of a day: a lead before it,
 # or a weekday, a month or a day's word anywhere in it ("training mon n wed after school 4.15",
@@ -154,10 +167,12 @@ def read_times(f: Finder) -> list[Mention]:
         return None if moment is None else {"time": moment, "lead": m[1]}
 
     def after_day(m: re.Match) -> dict | None:
-        if not _DAY_JUST_BEFORE.search(m.string[: m.start()]):
+        before = m.string[: m.start()]
+        departure = _THE_JUST_BEFORE.search(before) is not None
+        if not (departure or _DAY_JUST_BEFORE.search(before)):
             return None
         minutes = spoken_value(m[2])
-        if minutes is None or not 0 < minutes < 60:
+        if minutes is None or not (10 if departure else 1) <= minutes < 60:
             return None
         moment = clock_time(_HOURS_IN_WORDS[m[1]], int(minutes), evening=evening)
         return None if moment is None else {"time": moment, "lead": ""}
@@ -189,10 +204,21 @@ def read_times(f: Finder) -> list[Mention]:
             return None
         return None if moment is None else {"time": moment, "lead": m[1] or ""}
 
+    def minutes(m: re.Match) -> dict | None:
+        hour = int(m[4]) if m[4].isdigit() else _HOURS_IN_WORDS[m[4]]
+        if not 1 <= hour <= 12:
+            return None
+        minute = 25 if m[2].endswith("five") and m[2] != "five" else _MINUTES_SAID[m[2]]
+        if m[3] not in ("past", "after"):  # minutes to the hour
+            hour, minute = (hour - 1) or 12, 60 - minute
+        moment = clock_time(hour, minute, evening=evening)
+        return None if moment is None else {"time": moment, "lead": m[1] or ""}
+
     def named(m: re.Match) -> dict:
         return {"time": time(0, 0) if m[2] == "midnight" else time(12, 0), "lead": m[1] or ""}
 
-    times.each(_TIME_SPAN, span, "time")  # first: its end may be a clock time ("9 to 5pm")
+    times.each(_TIME_MINUTES, minutes, "time")  # before spans: "ten to two" is 1:50
+    times.each(_TIME_SPAN, span, "time")  # its end may be a clock time ("9 to 5pm")
     times.each(_TIME_AMPM, ampm, "time")
     times.each(_TIME_CLOCK, clock, "time")
     times.each(_TIME_DOTTED, dotted, "time")
@@ -203,7 +229,34 @@ def read_times(f: Finder) -> list[Mention]:
     times.each(_TIME_QUARTER, quarter, "time")
     times.each(_TIME_NAMED, named, "time")
     f.low = times.low
-    return times.found
+    return [_in_the_part_of_the_day(f.text, moment) for moment in times.found]
+
+
+# The part of the day said after a time: "five past seven in the morning" is 7:05am, "finish
+# round quarter to ten a night" 9:45pm, whatever the household's hours would make of it.
+_PART_OF_DAY = re.compile(
+    r"\s*,?\s*(?:(?P<am>in the morning|(?:this|tomorrow|that|the next) morning)|"
+    r"(?P<pm>in the (?:afternoon|evening)|(?:this|tomorrow|that) (?:afternoon|evening)|"
+    r"at night|a night|tonight))\b",
+    re.I,
+)
+
+
+def _in_the_part_of_the_day(text: str, moment: Mention) -> Mention:
+    said = _PART_OF_DAY.match(text, moment.end)
+    if said is None or moment.time is None:
+        return moment
+    hour = moment.time.hour
+    if said["am"] and 12 < hour:
+        hour -= 12
+    elif said["pm"] and hour < 12:
+        hour += 12
+    if hour == moment.time.hour:
+        return moment
+    until = moment.until
+    if until is not None and said["pm"] and until.hour < 12:
+        until = until.replace(hour=until.hour + 12)
+    return replace(moment, time=moment.time.replace(hour=hour), until=until)
 
 
 # What may stand between a day and its time: "tmrw at 10:30", "tues n thurs now 5.30", "mon n

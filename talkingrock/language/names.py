@@ -272,8 +272,8 @@ def is_first_name(token) -> bool:
         return False  # "job", "guy", "will": the word
     if token.is_stop or not token.is_alpha or token.pos_ in ("VERB", "AUX", "ADJ", "ADV", "ADP"):
         return False
-    if any(child.dep_ in ("det", "poss", "amod") for child in token.children):
-        return False  # "the bill", "my mark", "a rose"
+    if any(child.dep_ in ("det", "poss", "amod") for child in token.lefts):
+        return False  # "the bill", "my mark", "a rose"; not "trainer bronwyn, all positive"
     return token.dep_ in _PERSON_DEPS or _possessive_without_apostrophe(token)
 
 
@@ -325,6 +325,13 @@ def _titled(token) -> tuple[str, str] | None:
     return title_case(name), word
 
 
+def _says_who_they_are(token) -> bool:
+    """A word before a name that says who they are, not who: a word for a person ("brother",
+    "nurse") or an everyday English word that is no first name ("trainer", "pastor")."""
+    word = token.lower_
+    return word not in first_names() and (word in PERSON_WORDS or zipf(word) > EVERYDAY)
+
+
 def _opens_sentence(token) -> bool:
     return token.i == 0 or token.is_sent_start or token.nbor(-1).text in (".", "!", "?", "\n")
 
@@ -359,6 +366,8 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
         tokens = list(takewhile(lambda t: t.pos_ not in _NOT_IN_A_NAME, ent))
         tokens = [t for t in tokens if t.text.isalpha() and t.lower_ not in NOT_NAMES]
         tokens = [t for t in tokens if not (t.text.isupper() and len(t.text) > 1)]
+        while len(tokens) > 1 and _says_who_they_are(tokens[0]):
+            tokens = tokens[1:]  # "Trainer Bronwyn", "Brother Delroy": Bronwyn, Delroy
         if all(t.text.islower() and t.lower_ in common_words() for t in tokens):
             continue  # the small model's guess on a lower-case word ("job")
         if len(tokens) == 1 and _opens_sentence(tokens[0]) and nlp.is_verb_form(tokens[0].lower_):
