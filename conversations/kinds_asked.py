@@ -85,7 +85,8 @@ _ASKS = (
         r"[a-z][\w'’-]*(?<!ing)(?:\s+[a-z][\w'’-]*(?<!ing))?(?:\s+again)?\s*\??\s*$")),
     # "called" as named, not as rang ("the garage called to confirm", "she called me back")
     ("name", re.compile(
-        r"\bwho\b|\bwhose\b|\bname of\b|\bwhat(?:'?s|\s+is|\s+was|\s+were)\b.*\bname\b|"
+        # "what the name of the caterer lady", as it is said with no verb
+        r"\bwho\b|\bwhose\b|\bname of\b|\bwhat(?:'?s|\s+is|\s+was|\s+were)?\b.*\bname\b|"
         # a name asked last, with at most two words after it: "the sergeant's name again?",
         # "his name what ah?"
         r"\bnames?\b(?:\s+[\w'’]+){0,2}\W*$|"

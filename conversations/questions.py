@@ -23,7 +23,7 @@ from memories.models import Memory
 from talkingrock import nlp
 from talkingrock.language import places, values
 from talkingrock.language import words as words_in_english
-from talkingrock.language.names import PERSON_WORDS, common_words, first_names
+from talkingrock.language.names import NOT_NAMES, PERSON_WORDS, common_words, first_names
 from talkingrock.language.offline.lexicon import normalise
 
 GREETINGS = frozenset(
@@ -39,7 +39,7 @@ AROUND_WEIGHT = 0.5
 # "when did", "what day did": the day something happened, which is the day it was told of when
 # the telling names none ("stu came round to look at the roof").
 _HAPPENED = re.compile(
-    r"\b(?:when|what (?:date|day)|which day)(?:\s+(?:exactly|again|actually|roughly))?"
+    r"\b(?:when|(?:what|which) (?:date|day))(?:\s+(?:exactly|again|actually|roughly))?"
     r"\s+(?:did|was|were|had)\b"
 )
 
@@ -92,12 +92,21 @@ _RUN_ON = re.compile(
     r"|(?!(?:i|we|you)\s)(?:(?:my|me|our|the|his|her|their)\s+)?[\w'’]+\s+(?:is\s+|s\s+|keeps\s+)?"
     r"(?:asking|askin|asked)(?:\s+(?:for|about|bout|abt)\s+(?:the|a|an|my|our|it|this|that)\b"
     rf"{_NO_QUESTION_AFTER}.*)?\W*$"
+    # or who is asking, said with where they are, and for what ("how many are we now the lady at
+    # the party store is asking me for the count")
+    r"|(?:the|my|our|a|an)\s+[\w'’]+\s+(?:at|from|in|on)\s+(?:[\w'’]+\s+){1,3}?"
+    r"(?:is\s+|s\s+|keeps\s+)?(?:asking|askin)\b"
+    rf"(?:\s+(?:me|us))?(?:\s+(?:for|about|bout|abt)\b{_NO_QUESTION_AFTER}.*)?\W*$"
     # or what someone wants of the asker ("how much is mom paying, she wants me to set up
     # autopay")
     rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER}"
     # or why it is asked, with no comma ("which days do i have physio cause i want to book the
     # barber"; not "because of the rain")
     rf"|(?:because|cause|cos|coz|cuz)\s+(?!of\b){_NO_QUESTION_AFTER}"
+    # or what the asker will do with the answer, whatever it asks of someone else ("how much
+    # people Norma cooking for now mi need fi tell Brother Clive how much chair fi set out")
+    r"|(?:i|mi|me|we)\s+(?:need|have|got|gotta|must|want|wan)\s+(?:to\s+|fi\s+)?"
+    r"(?:tell|let|give|send|book|ring|call|text|email|phone|message)\b"
     # or someone named who wants something of it ("what time is the party Sarah wants to bring
     # a cake", "… Brother Delroy want fi get her for his daughter's wedding")
     rf"|(?:(?-i:[A-Z])[\w'’]*\s+){{1,2}}(?:wants?|needs?)\s+(?:to|fi)\s{_NO_QUESTION_AFTER})",
@@ -312,7 +321,9 @@ def places_at(text: str) -> frozenset[str]:
 # nothing to say.
 _INTRODUCED = re.compile(
     r"\b(?i:my|our|me)\s+(?:[a-z]+\s+)?[a-z]+\s+(?P<name>[A-Z][a-z]+)(?:['’]s\s+got\b|\s+(?:says|said|"
-    r"reckons|thinks|wants|asked|is asking|keeps asking|has got)\b)"
+    r"reckons|thinks|wants|asked|is asking|keeps asking|has got)\b"
+    # or theirs is what they want it for: "my comadre Nelly her daughter is having the quince"
+    r"|\s+(?:her|his|their)\s)"
 )
 
 
@@ -356,9 +367,15 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     )
     if asked_in_index:
         counts = [max(count - 1, 0) for count in counts]
-    capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[A-Z][a-z]+", text)}
+    capitalised = {w.lower() for w in re.findall(r"(?<=[\w,] )[^\W\d_]+", text) if w.istitle()}
     introduced = {m.group("name").lower() for m in _INTRODUCED.finditer(text)}
     names = first_names() - common_words()
+    # A name never mentioned means nothing was said of it only where it is asked about: not in
+    # a sentence said before the question ("My cousin Wangari would like to join. How much is
+    # our contribution now?"), and never a month or a day ("for Roy's birthday in August").
+    asking = {
+        word.replace("’", "'").split("'")[0] for word in words_of(_asking_sentence(text))
+    } - NOT_NAMES
     weights, unseen, unknown, seen = {}, set(), [], {}
     for (term, word), count in zip(words.items(), counts, strict=True):
         if word in introduced:
@@ -369,7 +386,7 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         else:
             weights[term] *= words_in_english.telling(word)
             unseen.add(term)
-            if word in capitalised or word.removesuffix("s") in names:
+            if word in asking and (word in capitalised or word.removesuffix("s") in names):
                 unknown.append(word.title())
     return Question(
         weights,
@@ -387,6 +404,19 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
         min(seen, key=seen.__getitem__, default=""),
         options_of(question),
     )
+
+
+def _asking_sentence(question: str) -> str:
+    """The sentences of ``question`` that ask: those with a question mark, else those from the
+    first that names a question word, else the whole."""
+    said = [s for s in re.split(r"(?<=[.!?])\s+", question) if s.strip()]
+    marked = [s for s in said if "?" in s]
+    if marked:
+        return " ".join(marked)
+    for at, sentence in enumerate(said):
+        if names_a_question_word(sentence):
+            return " ".join(said[at:])
+    return question
 
 
 # What a question about the past says changed it, after "before": "what was my closing date

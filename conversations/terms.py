@@ -26,7 +26,8 @@ FILLER = frozenset(
     should shall lets let please ok okay oh um hmm again also n r u ur ya yeah
     """.split()
 )
-_WORD = re.compile(r"[a-z0-9£$€][a-z0-9£$€,.'’-]*", re.I)
+# A word in any alphabet: "apá's" and "Adrián" are whole words, not "ap" and "adri".
+_WORD = re.compile(r"(?:[^\W_]|[£$€])(?:[^\W_]|[£$€,.'’-])*")
 
 
 def stem(word: str) -> str:

@@ -776,6 +776,8 @@ def test_a_hundred_is_one_hundred_counted_or_paid(said, count, shown):
         ("it cost one eighty five four the shipping", ["185"], ["185"]),
         # or read for "how much"
         ("it ended up twenty seven eighty not twenty three fifty", [], ["2,780", "2,350"]),
+        # but from a thousand up only: "one forty" may be a reading
+        ("his sugar is like one forty now not two hundred", ["200"], ["200"]),
         # a year, a count, a measure or two numbers that make no such sum: none
         ("like it's nineteen ninety five", [], []),
         ("we're splitting the money fifty fifty", [], []),

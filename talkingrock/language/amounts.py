@@ -460,8 +460,8 @@ def _dictated_sum(text: str, m: re.Match, *, asked_for_a_sum: bool) -> tuple[Dec
     """(value, where it ends) of a sum dictated in hundreds (``paired_value``) where money is
     said with it: a currency before or after it, a period after it ("fourteen twenty five a
     month"), a word of money beside it ("the estimate is eighteen fifty"), or a question of how
-    much. Not a year ("nineteen ninety five"), nor a count of what follows it ("twenty six
-    inch"). A last word that makes no such sum ends it, when nothing is said after it: "cost
+    much (from a thousand up). Not a year ("nineteen ninety five"), nor a count of what follows
+    it ("twenty six inch"). A last word that makes no such sum ends it, when nothing is said after it: "cost
     one eighty five four the shipping" is 185, its "four" dictated for "for"."""
     start, end = m.span(2)
     value = paired_value(m[2])
@@ -479,7 +479,9 @@ def _dictated_sum(text: str, m: re.Match, *, asked_for_a_sum: bool) -> tuple[Dec
         1900 <= value < 2100 or halves[0] == halves[1] or _counted_or_numbered(text, start, end)
     ):
         return None  # a year, "fifty fifty" (half each), or how many of what follows
-    if said_as_money or _money_by_context(text, start, end) or asked_for_a_sum:
+    # Read for "how much" alone, a pair from a thousand up is a sum; "one forty" may as well be
+    # a reading ("his sugar is like one forty now"), a time or small change.
+    if said_as_money or _money_by_context(text, start, end) or (asked_for_a_sum and value >= 1000):
         return value, end if end < m.end(2) else m.end()
     return None
 

@@ -134,7 +134,8 @@ SHORTHAND = {
     "er": "",
     "ugh": "",
     # The question words of the languages households mix into their English (Tagalog, Jamaican
-    # Patois, Nigerian Pidgin), so that what a question asks is read in either tongue.
+    # Patois, Nigerian Pidgin, Swahili), so that what a question asks is read in either tongue.
+    # Not Swahili's "nani" (who), which is a grandmother in Indian English.
     "magkano": "how much",
     "ilang": "how many",
     "ilan": "how many",
@@ -148,6 +149,12 @@ SHORTHAND = {
     "wah": "what",
     "weh": "where",
     "wetin": "what",
+    "ngapi": "how much",
+    "wangapi": "how many",
+    "mingapi": "how many",
+    "lini": "when",
+    "wapi": "where",
+    "gani": "which",
     "yuh": "you",
 }
 
