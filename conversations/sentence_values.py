@@ -58,6 +58,7 @@ def value_in(
             (at, name)
             for at, name in names.people_in(sentence)
             if not {stem(part) for part in name.split()} & about
+            and not _named_for_their_own(sentence, at, name)
         ]
         found_people = nearest_first(people, sentence, about)
         return found_people[0][1] if found_people else named_as(sentence, about)
@@ -90,6 +91,13 @@ def value_in(
         held = still_held([(a.start, a) for a in amounts.rates(sentence, skip=skip)], sentence)
         return nearest_first(held, sentence, about)[0][1].said() if held else ""
     return _sum_value(sentence, kind, said_on=said_on, about=about)
+
+
+def _named_for_their_own(sentence: str, at: int, name: str) -> bool:
+    """Whether the person named at ``at`` is named only as the one whose relation or helper
+    the sentence is about ("Dennis's mother, our Mama, was admitted"): not the one asked for."""
+    own = re.match(rf"{re.escape(name)}['’]s\s+([a-z]+)", sentence[at:], re.I)
+    return own is not None and own.group(1).lower() in names.PERSON_WORDS
 
 
 # The place a change of place lands on: "so its manchester now", "were doing porto instead".

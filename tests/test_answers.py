@@ -650,6 +650,7 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("kelan yung follow-up ni Lola", "kelan yung follow-up ni Lola", "date"),
         ("cement ilikuwa ngapi mwanzo?", "cement ilikuwa ngapi mwanzo?", "amount"),
         ("mathe alitoka hosi lini exactly", "mathe alitoka hosi lini exactly", "date"),
+        ("QS wetu anaitwa nani full name", "QS wetu anaitwa nani full name", "name"),
         ("she say wi fi grab it fi go back in October wah yuh think", "she say wi fi grab it fi go back in October wah yuh think", "preference"),
     ],
 )  # fmt: skip

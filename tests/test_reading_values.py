@@ -822,3 +822,17 @@ def test_the_part_of_the_day_said_after_a_time_gives_its_am_or_pm(said, value):
 )
 def test_who_someone_is_said_before_their_name_is_not_their_name(said, people):
     assert [name for _, name in names.people_in(said)] == people
+
+
+@pytest.mark.parametrize(
+    ("said", "about", "name"),
+    [
+        # a title takes the whole name after it
+        ("Dennis's doctor, Dr Caroline Odhiambo, was lovely", {"doctor"}, "Dr Caroline Odhiambo"),
+        # one named only as whose relation it is, is not who is asked for
+        ("Dennis's mother, our Mama, was admitted at Mercy Heights on Monday", {"doctor", "treat"}, ""),
+        ("Kenzie's counselor is Mrs Hale", {"counselor"}, "Mrs Hale"),
+    ],
+)  # fmt: skip
+def test_the_name_asked_for_is_the_one_named_not_whose_they_are(said, about, name):
+    assert sentence_values.value_in(said, "name", said_on=SAID_ON, about=frozenset(about)) == name

@@ -53,7 +53,8 @@ ROLES = frozenset(
 # Words for a person, any person: a role, or "the foster lady", "the gas guy".
 PERSON_WORDS = ROLES | frozenset(
     "lady man guy woman girl boy bloke fella chap lad lass kid person one cousin nephew niece "
-    "godmother godfather stepdad stepmum colleague fiance fiancee".split()
+    "godmother godfather stepdad stepmum colleague fiance fiancee mother father grandmother "
+    "grandfather".split()
 )
 SEASONS_AND_SUCH = frozenset("spring summer autumn fall winter holly ivy sunny".split())
 # Faker's person providers for the languages a household in Britain, Ireland, the US or India is
@@ -302,8 +303,9 @@ _FAMILY_TITLES = frozenset(
 )
 
 
-def _titled(token) -> tuple[str, str] | None:
-    """(name, relation) when ``token`` is a title and the next word a name."""
+def _titled(token) -> tuple[str, str, int] | None:
+    """(name, relation, how many words after the title) when ``token`` is a title and the next
+    word a name: "Dr Caroline Odhiambo" is all three, "dr okoye" two."""
     word = token.lower_.rstrip(".")
     following = token.nbor(1)
     if word not in _TITLES and word not in _FAMILY_TITLES:
@@ -320,9 +322,20 @@ def _titled(token) -> tuple[str, str] | None:
         return None
     if name.islower() and following.lower_ not in first_names() and zipf(name) > EVERYDAY:
         return None  # "right gran update she had a fall": an everyday word, not her name
+    words = 1
+    after = following.nbor(1) if following.i + 1 < len(token.doc) else None
+    if (
+        name.istitle()
+        and after is not None
+        and after.text.isalpha()
+        and after.text.istitle()
+        and after.lower_ not in NOT_NAMES
+        and after.pos_ == "PROPN"
+    ):
+        name, words = f"{name} {after.text}", 2
     if word in _TITLES:
-        return f"{_TITLES[word]} {title_case(name)}", ""
-    return title_case(name), word
+        return f"{_TITLES[word]} {title_case(name)}", "", words
+    return title_case(name), word, words
 
 
 def _says_who_they_are(token) -> bool:
@@ -354,11 +367,14 @@ def names_in(doc, gazetteer: Gazetteer) -> list[tuple[int, int, Known]]:
                 found.append((start, start + len(words), person))
     for token in doc[:-1]:
         titled = _titled(token)
-        if titled is not None and not {token.i, token.i + 1} & taken:
-            name, relation = titled
+        if titled is not None:
+            name, relation, words = titled
+            span = set(range(token.i, token.i + 1 + words))
+            if span & taken:
+                continue
             person = gazetteer.add(name, relation=relation)
-            taken |= {token.i, token.i + 1}
-            found.append((token.i, token.i + 2, person))
+            taken |= span
+            found.append((token.i, token.i + 1 + words, person))
     for ent in doc.ents:
         if ent.label_ != "PERSON" or taken & set(range(ent.start, ent.end)):
             continue

@@ -155,6 +155,9 @@ SHORTHAND = {
     "lini": "when",
     "wapi": "where",
     "gani": "which",
+    "anaitwa": "is called",
+    "inaitwa": "is called",
+    "jina": "name",
     "yuh": "you",
 }
 
