@@ -142,6 +142,11 @@ FRAME_WORDS = {
             "times",
             # and what a seller asks ("what was keith asking for the fabia")
             "asking",
+            # and the words of a period, whose unit is what a sentence names ("how much is the
+            # insulin every month": "a hundred and twenty a month")
+            "every",
+            "each",
+            "per",
         }
     ),
     "number": frozenset({"no", "number", "num"}),

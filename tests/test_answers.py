@@ -171,6 +171,11 @@ def test_someone_introduced_with_what_is_theirs_is_not_asked_about(alice, kitche
     assert questions.read_question(alice, question).unknown_names == ()
 
 
+def test_the_period_of_an_amount_asked_for_weighs_by_its_unit(alice, kitchen):
+    weights = questions.read_question(alice, "how much is the insulin every month").weights
+    assert "month" in weights and not {"every", "everi"} & weights.keys()
+
+
 def test_a_word_in_any_alphabet_is_one_word():
     assert terms.words_of("Adrián's apá, Tōtara and £35") == [
         "adrián's",

@@ -836,3 +836,14 @@ def test_who_someone_is_said_before_their_name_is_not_their_name(said, people):
 )  # fmt: skip
 def test_the_name_asked_for_is_the_one_named_not_whose_they_are(said, about, name):
     assert sentence_values.value_in(said, "name", said_on=SAID_ON, about=frozenset(about)) == name
+
+
+@pytest.mark.parametrize(
+    ("said", "shown"),
+    [
+        ("the pens are a hundred and twenty every month", ["120 a month"]),
+        ("£10 every week for the paper", ["£10 a week"]),
+    ],
+)
+def test_every_month_is_a_period_as_a_month_is(said, shown):
+    assert [a.said() for a in amounts.find(said)] == shown

@@ -47,8 +47,9 @@ _UNITS = {
     "kms": "km", "%": "percent", "percent": "percent", "per cent": "percent",
     "kg": "kg", "kilos": "kg", "lb": "lb", "lbs": "lb",
 }  # fmt: skip
-_PER = {"a month": "month", "per month": "month", "pm": "month", "a week": "week",
-        "per week": "week", "pw": "week", "a year": "year", "per year": "year", "pa": "year",
+_PER = {"a month": "month", "per month": "month", "every month": "month", "pm": "month",
+        "a week": "week", "per week": "week", "every week": "week", "pw": "week",
+        "a year": "year", "per year": "year", "every year": "year", "pa": "year",
         "an hour": "hour", "per hour": "hour", "ph": "hour", "a day": "day",
         "per day": "day", "each": "each", "a head": "each"}  # fmt: skip
 # "€40 a table", "£14 per person": a price each of the thing named after it. Words that follow an
