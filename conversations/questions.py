@@ -75,6 +75,27 @@ _REASON = re.compile(
 )
 
 
+# What is said after "again," when it asks nothing: the asker's own aside ("whats betos shop
+# called again, coworkers explorer slippin gears n i told him go to my guy"), but not a
+# description of what is asked ("…again, the place with the discount"), nor the change a
+# question about the past names ("…again, b4 we went w sipho").
+_AFTER_AGAIN = re.compile(
+    r"(?<=\bagain),\s*+(?!(?:the|a|an|that|this|b4|before|not|or|and|but|only|just|from|at|in|on|"
+    r"for|with|of|would|should|could|can|do|does|did|is|are|was|were|will|shall|have|has|may|"
+    rf"might|must)\b|\d){_NO_QUESTION_AFTER}.*$",
+    re.I,
+)
+
+
+def _without_aside_after_again(question: str) -> str:
+    """``question`` without the aside after "again," (``_AFTER_AGAIN``), when what comes
+    before it asks ("the committee asked again, would i be up for it" keeps its question)."""
+    aside = _AFTER_AGAIN.search(question)
+    if aside is None or not names_a_question_word(question[: aside.start()]):
+        return question
+    return question[: aside.start()]
+
+
 # What someone else wants, after a comma: an aside to a question about a value ("how much are
 # the tickets now, her gran wants to chip in"), but maybe the other choice in one about what the
 # member would rather ("did i want the blue one, tom wants the red"), where it stays.
@@ -209,7 +230,7 @@ def asked_part(question: str) -> str:
     reason added after a comma ("…, need it for a form") or an aside run on after it."""
     parts = [p for p in re.split(r"(?<=\?)\s+", question.strip()) if p.strip()]
     asking = [p for p in parts if "?" in p] or _asking_first(parts)
-    asked = _without_run_on(_REASON.sub("", " ".join(asking)).strip())
+    asked = _without_run_on(_without_aside_after_again(_REASON.sub("", " ".join(asking))).strip())
     if (run_on := _KNOWS_WHY.search(asked)) and _asks_without(asked[: run_on.start()]):
         asked = asked[: run_on.start()]
     if len((rest := _WANTS_FIRST.sub("", asked)).split()) >= 3:  # "the date of the op"

@@ -176,6 +176,11 @@ def test_the_period_of_an_amount_asked_for_weighs_by_its_unit(alice, kitchen):
     assert "month" in weights and not {"every", "everi"} & weights.keys()
 
 
+def test_a_contraction_typed_without_its_apostrophe_weighs_nothing(alice, kitchen):
+    weights = questions.read_question(alice, "wat did beto say itd cost at first").weights
+    assert "beto" in weights and "itd" not in weights
+
+
 def test_a_word_in_any_alphabet_is_one_word():
     assert terms.words_of("Adrián's apá, Tōtara and £35") == [
         "adrián's",
@@ -635,6 +640,10 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         # someone named who wants something of it, run on after it
         ("what's the name of the caterer Brother Delroy want fi get her for his daughter", "what's the name of the caterer", "name"),
         ("when is the party Sarah wants to bring a cake", "when is the party", "date"),
+        # the asker's aside after "again,", but not what describes the thing asked
+        ("whats betos shop called again, coworkers explorer slippin gears n i told him go to my guy", "whats betos shop called again", "name"),
+        ("where do I get my bike parts again, the place with the discount", "where do I get my bike parts again, the place with the discount", "place"),
+        ("what time again, 3 or 4", "what time again, 3 or 4", "time"),
         # who is asking, said with where they are
         ("how many are we now for the party the lady at the party store is asking me for the count", "how many are we now for the party", "count"),
         ("how much is the man at the garage asking for the brakes", "how much is the man at the garage asking for the brakes", "amount"),
