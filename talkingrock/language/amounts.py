@@ -461,9 +461,10 @@ def _dictated_sum(text: str, m: re.Match, *, asked_for_a_sum: bool) -> tuple[Dec
     """(value, where it ends) of a sum dictated in hundreds (``paired_value``) where money is
     said with it: a currency before or after it, a period after it ("fourteen twenty five a
     month"), a word of money beside it ("the estimate is eighteen fifty"), or a question of how
-    much (from a thousand up). Not a year ("nineteen ninety five"), nor a count of what follows
-    it ("twenty six inch"). A last word that makes no such sum ends it, when nothing is said after it: "cost
-    one eighty five four the shipping" is 185, its "four" dictated for "for"."""
+    much (from a thousand up). Not a year ("nineteen ninety five"), "fifty fifty", nor a count
+    of what follows it ("twenty six inch"). A last word that makes no such sum ends it, when
+    nothing is said after it: "cost one eighty five four the shipping" is 185, its "four"
+    dictated for "for"."""
     start, end = m.span(2)
     value = paired_value(m[2])
     if value is None and not (m[3] or m[4] or m[5]):
@@ -475,15 +476,15 @@ def _dictated_sum(text: str, m: re.Match, *, asked_for_a_sum: bool) -> tuple[Dec
     if unit_word and unit_word not in _CURRENCY_WORDS:
         return None  # a measure: "one twenty minutes" is no sum
     said_as_money = bool(m[1] or unit_word or m[5])
-    halves = divmod(value, 100)
+    hundreds, rest = divmod(value, 100)
     if not said_as_money and (
-        1900 <= value < 2100 or halves[0] == halves[1] or _counted_or_numbered(text, start, end)
+        1900 <= value < 2100 or hundreds == rest or _counted_or_numbered(text, start, end)
     ):
         return None  # a year, "fifty fifty" (half each), or how many of what follows
     # Read for "how much" alone, a pair from a thousand up is a sum; "one forty" may as well be
     # a reading ("his sugar is like one forty now"), a time or small change.
     if said_as_money or _money_by_context(text, start, end) or (asked_for_a_sum and value >= 1000):
-        return value, end if end < m.end(2) else m.end()
+        return value, (end if end < m.end(2) else m.end())
     return None
 
 

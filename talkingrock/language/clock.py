@@ -78,7 +78,7 @@ _TIME_QUARTER = re.compile(
 # Minutes past or to the hour, as said aloud: "ten past six", "twenty five past nine", "sign on
 # ten to two", "twenty to 8". A dictated count of minutes (five, ten, twenty, twenty-five)
 # before "to" and an hour is the time before it, not a span of hours ("ten to two" is 1:50),
-# unless led as a span is ("from ten to two", "between five and nine").
+# unless led as a span is ("from ten to two").
 _TIME_MINUTES = re.compile(
     rf"(?<!from )(?<!between )\b(?:(at|around|by|about)\s+)?(five|ten|twenty(?:[\s-]+five)?)"
     rf"\s+(past|after|to|till|til)\s+({alternation(_HOURS_IN_WORDS)}|\d{{1,2}})\b"
@@ -243,6 +243,8 @@ _PART_OF_DAY = re.compile(
 
 
 def _in_the_part_of_the_day(text: str, moment: Mention) -> Mention:
+    """``moment`` in the morning or the evening its text says right after it (``_PART_OF_DAY``),
+    the end of a span of hours with it."""
     said = _PART_OF_DAY.match(text, moment.end)
     if said is None or moment.time is None:
         return moment
