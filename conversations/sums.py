@@ -19,15 +19,9 @@ from conversations.candidates import (
     coverage_of,
     share_of,
 )
+from conversations.nearness import clause_around, how_far, named_at, nearest_first
 from conversations.questions import Question
-from conversations.sentence_values import (
-    clause_around,
-    counted_of,
-    counts_said,
-    how_far,
-    named_at,
-    nearest_first,
-)
+from conversations.sentence_values import counted_of, counts_said
 from conversations.sum_parts import (
     DIFFERENCE,
     HALF,
