@@ -61,6 +61,25 @@ SUBJECT_SHARE = 0.4
 # A message is read with the turns just before it: the assistant's question a terse reply
 # answers, and the member's message before that.
 TURNS_BEFORE = 2
+# A sentence that goes on about what the one before it said: its subject is a word that points
+# back ("The vote has been moved. It is now Tuesday, April 21st"), or it corrects what was just
+# said ("mon 4 may", then "wait no mon 11th"). It is about what that one is about.
+_POINTS_BACK = re.compile(
+    r"^\W*(?:(?:so|and|but|oh|no|yes|yeah|ok|okay)\b\W*)*"
+    r"(?:it|it['’]?s|it\s+is|that['’]?s|that\s+is|they['’]?re|they\s+are)\b",
+    re.I,
+)
+
+
+def corrects(sentence: str) -> bool:
+    """Whether ``sentence`` opens by correcting what was just said ("wait no, mon 11th")."""
+    return bool(values.CORRECTION.match(sentence.lstrip()))
+
+
+def goes_on(sentence: str) -> bool:
+    """Whether ``sentence`` is about what was said just before it: a subject that points back,
+    or a correction."""
+    return bool(_POINTS_BACK.match(sentence)) or corrects(sentence)
 
 
 @dataclass(frozen=True)
@@ -211,7 +230,10 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     }
     said_of = _said_of(replying.values())
     found, ranks = [], {}
+    previous: dict[int, str] = {}  # each memory's piece read last
     for rank, hit, piece in pieces:
+        before_it = previous.get(hit.memory_id)
+        previous[hit.memory_id] = piece
         key = (hit.memory.conversation_id, _same(piece))
         if is_narrative(hit.memory) and key in facts:
             ranks[key] = min(rank, ranks.get(key, rank))
@@ -226,6 +248,11 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             # is the costume fitting for the nativity?" is about the fitting; the nativity is
             # said around it)
             terms |= content_terms(replies_to) - said_of.get(replies_to, frozenset())
+            if before_it and goes_on(piece):
+                terms |= said_terms(before_it)  # about what the sentence before is about
+            elif before_it is None and corrects(piece):
+                # opening a message, of the turns before ("mon 4 may", then "wait no mon 11th")
+                terms |= turns_before.get(hit.memory_id, set())
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)

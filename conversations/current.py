@@ -182,23 +182,27 @@ def _same_measure(one: Candidate, other: Candidate, question: Question) -> bool:
 
 
 def _said_now_after(
-    alike: list[Candidate], scored: list[Candidate], question: Question
+    best: Candidate, alike: list[Candidate], scored: list[Candidate], question: Question
 ) -> list[Candidate]:
     """The clauses a long message goes on to with a value said "now", after a clause of it that
     tells the same thing: "the party moved … a home game October third …", then "… so it's
-    Saturday October tenth now"."""
-    taken = {id(c) for c in alike}
+    Saturday October tenth now"; after ``best`` itself, one that covers the question as well
+    ("The vote was set for the 14th. It is now on the 21st": "it" is the vote)."""
+    taken = {id(c) for c in [best, *alike]}
     found = []
     for c in scored:
         if id(c) in taken or not _NOW.search(c.sentence):
             continue
         if not held_value(c, question.wanted, about=question.about):
             continue
+        told = [*alike]
+        if coverage_of(c, question) >= SAME_THING * coverage_of(best, question):
+            told.append(best)
         content = c.hit.memory.content
         at = content.find(c.sentence[:40])
         if at > 0 and any(
             other.hit.memory_id == c.hit.memory_id and 0 <= content.find(other.sentence[:40]) < at
-            for other in alike
+            for other in told
         ):
             found.append(c)
             taken.add(id(c))
@@ -260,7 +264,7 @@ def current_and_before(
             or values.says_it_changed(c.sentence)
             or values.corrected_from(c.sentence) is not None
         ]
-    found_now = _said_now_after(alike, scored, question)
+    found_now = _said_now_after(best, alike, scored, question)
     said_now = {id(c) for c in found_now}
     alike += found_now
     told = [best, *alike]  # in the order they answer the question best

@@ -17,7 +17,7 @@ from conversations.kinds_asked import (
     is_question,
     names_a_question_word,
 )
-from conversations.terms import FILLER, either_way, is_filler, stem, words_of
+from conversations.terms import FILLER, derived, either_way, is_filler, stem, words_of
 from memories import search
 from memories.models import Memory
 from talkingrock import nlp
@@ -286,6 +286,8 @@ class Question:
     def covers(self, term: str, terms: frozenset[str]) -> bool:
         if term in terms or either_way(term) & terms:
             return True
+        if any(derived(term, other) for other in terms):
+            return True  # "operated" finds "the operation"
         # A word the member never wrote may be a typo of one they did ("deliverd").
         return term in self.unseen and any(_alike(term, other) for other in terms)
 

@@ -11,7 +11,16 @@ from datetime import date, timedelta
 
 from conversations.nearness import MESSAGE_CLAUSE_END, clause_around, nearest_first
 from conversations.terms import FILLER, content_terms, stem
-from talkingrock.language import amounts, dates, names, places, spoken, tense, values
+from talkingrock.language import (
+    amounts,
+    dates,
+    names,
+    places,
+    schedules,
+    spoken,
+    tense,
+    values,
+)
 from talkingrock.language.mentions import MON, WD
 from talkingrock.language.offline.lexicon import normalise
 
@@ -413,7 +422,18 @@ def _time_value(
     if kind == "time":
         return next((spoken.hours(m.time, m.until) for m in mentions if m.time), "")
     if happened:
-        # What happened, happened once: "mondays and thursdays nine thirty" is no day of it.
+        # What happened, happened once: "mondays and thursdays nine thirty" is no day of it; a
+        # bare run of days told after ("denis guys tues n wed") is the days just gone.
+        gone = next(
+            (
+                d
+                for m in mentions
+                if m.recurs and (d := schedules.days_gone(m.text, m.recurs, said_on))
+            ),
+            None,
+        )
+        if gone:
+            return spoken.spoken_days(gone)
         mentions = [m for m in mentions if m.recurs is None]
     else:
         # Asked what is coming, a day still ahead when it was said comes before one gone: "the

@@ -65,6 +65,21 @@ def _either_way() -> dict[str, frozenset[str]]:
     return {term: frozenset(others) for term, others in pairs.items()}
 
 
+# The endings that make a noun of a verb: "operated" and "operation", "installed" and
+# "installation", "renewed" and "renewal", "appointed" and "appointment".
+_NOUN_ENDINGS = ("ion", "ation", "ment", "al", "ance", "ence")
+# letters the shorter stem has at least, one more before "al": "operat", "renew", not "sign"
+_DERIVED_FROM = 4
+
+
+def derived(term: str, other: str) -> bool:
+    """Whether one of two stems is the other made a noun ("operat" and "operation")."""
+    short, long = sorted((term, other), key=len)
+    return len(short) >= _DERIVED_FROM + (long.endswith("al")) and any(
+        long == short + end for end in _NOUN_ENDINGS
+    )
+
+
 def words_of(text: str) -> list[str]:
     return [w.strip(".,'’-").lower() for w in _WORD.findall(text)]
 

@@ -1029,6 +1029,65 @@ def test_a_value_corrected_in_the_next_message_is_the_one_given(alice, index):
     assert first.split("—")[0].strip().endswith("at 9:45am")
 
 
+def test_a_sentence_whose_subject_points_back_answers_for_the_one_before_it(alice, index):
+    """ "The vote was set for the 14th. It is now the 21st": "it" is the vote, and the later
+    day is the answer."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=20),
+        "The owners' vote on the roof assessment was set for the 14th at 7pm. It is now on the "
+        "21st, because the second bid was not in.",
+    )
+    index(alice)
+
+    answer = ask(alice, "When is the owners' vote on the roof assessment?")
+
+    lead = answer.text.splitlines()[0].split("—")[0]
+    assert "21" in lead and "14" not in lead
+
+
+def test_a_message_that_opens_by_correcting_is_about_the_message_before(alice, index):
+    """ "mon 4 may", then "wait no mon 11th": the correction is of when he starts, whatever the
+    message before it was found for."""
+    talk = _talked(
+        alice,
+        NOW - timedelta(days=30),
+        (Message.Role.USER, "sipho starts on site mon 4 may"),
+        (Message.Role.ASSISTANT, "Monday 4 May. How long will it take?"),
+        (Message.Role.USER, "wait no mon 11th. hes finishing a job in kuils river first"),
+    )
+    index(alice)
+    said = Memory.everything.get(message__conversation=talk, message__position=2)
+
+    [correcting, *_] = candidates.candidates_of([Hit(said.pk, said, 1.0, {})])
+
+    assert correcting.sentence == "wait no mon 11th."
+    assert {"sipho", "start"} <= correcting.terms
+
+
+def test_a_run_of_days_told_after_what_happened_is_when_it_happened(alice, index):
+    """ "also heat pump in 🔥", then "denis guys tues n wed", told on a Saturday."""
+    saturday = (NOW - timedelta(days=30)).replace(hour=12)
+    saturday -= timedelta(days=(saturday.weekday() - 5) % 7)
+    _talked(
+        alice,
+        saturday,
+        (Message.Role.USER, "paid gerry the last 325, going w roy next winter. 590 like kev said"),
+        (Message.Role.ASSISTANT, "Roy at $590 for next winter. When do they want it paid?"),
+        (Message.Role.USER, "by sept 15 lmk"),
+        (Message.Role.USER, "also heat pump in 🔥"),
+        (Message.Role.USER, "denis guys tues n wed"),
+        (Message.Role.USER, "oil tank gone. basement smells way less lol"),
+    )
+    index(alice)
+
+    answer = ask(alice, "when did denis put the heat pump in")
+
+    tuesday, wednesday = saturday - timedelta(days=4), saturday - timedelta(days=3)
+    assert answer.text.startswith(f"Tuesday {tuesday.day}")
+    assert f"Wednesday {wednesday.day}" in answer.text.split("—")[0]
+
+
 def test_a_question_word_with_an_s_is_not_a_word_to_look_for(alice, kitchen):
     asked = questions.read_question(alice, "where's the oak butcher block again")
 

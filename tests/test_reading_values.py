@@ -9,7 +9,7 @@ from datetime import date
 import pytest
 
 from conversations import candidates, sentence_values, terms
-from talkingrock.language import amounts, dates, names, places, tense, values
+from talkingrock.language import amounts, dates, names, places, spoken, tense, values
 
 SAID_ON = date(2026, 6, 3)
 
@@ -490,6 +490,70 @@ def test_so_long_ago_is_about_that_day():
 def test_what_was_done_in_a_month_it_names_happened_then(said, when):
     """Asked when it happened, a month said alone is the answer, not the day it was told."""
     assert sentence_values.value_in(said, "date", said_on=SAID_ON, happened=True) == when
+
+
+@pytest.mark.parametrize(
+    ("said", "when"),
+    [
+        # SAID_ON is Wednesday 3 June: the run is the days of it last gone by
+        ("denis guys tues n wed", "Tuesday 2 and Wednesday 3 June 2026"),
+        ("plumber mon and tue.", "Monday 1 and Tuesday 2 June 2026"),
+        ("painters fri sat sun", "Friday 29, Saturday 30 and Sunday 31 May 2026"),
+        # a schedule said as one stays a schedule, and is no day of what happened
+        ("we go tuesdays and thursdays", ""),
+        ("every tue and thu", ""),
+    ],
+)
+def test_a_bare_run_of_days_told_of_what_happened_is_the_days_just_gone(said, when):
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON, happened=True) == when
+
+
+def test_a_bare_run_of_days_asked_of_what_is_coming_stays_a_schedule():
+    said = "denis guys tues n wed"
+    assert sentence_values.value_in(said, "date", said_on=SAID_ON) == (
+        "weekly on Tuesday and Wednesday"
+    )
+
+
+@pytest.mark.parametrize(
+    ("days", "said"),
+    [
+        ([date(2026, 4, 14), date(2026, 4, 15)], "Tuesday 14 and Wednesday 15 April 2026"),
+        ([date(2026, 3, 31), date(2026, 4, 1)], "Tuesday 31 March and Wednesday 1 April 2026"),
+        ([date(2025, 12, 31), date(2026, 1, 1)], "Wednesday 31 December 2025 and Thursday 1 January 2026"),
+        ([date(2026, 4, 14)], "Tuesday 14 April 2026"),
+    ],
+)  # fmt: skip
+def test_days_said_together_say_their_month_and_year_once(days, said):
+    assert spoken.spoken_days(days) == said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "goes_on"),
+    [
+        ("It is now Tuesday, April 21st, not the 14th", True),
+        ("and it's the 14th", True),
+        ("That's 45 quid", True),
+        ("wait no mon 11th.", True),
+        ("sorry i mean the 14th", True),
+        ("Italy is nice", False),
+        ("itinerary is done", False),
+        ("The vote has been moved.", False),
+    ],
+)
+def test_a_sentence_that_points_back_or_corrects_goes_on_about_the_one_before(sentence, goes_on):
+    assert candidates.goes_on(sentence) is goes_on
+
+
+@pytest.mark.parametrize(
+    ("words", "derived"),
+    [("operated operation", True), ("renewed renewal", True), ("appointed appointment", True),
+     ("confirm confirmation", True), ("sign signal", False), ("part party", False),
+     ("form formal", False), ("car career", False)],
+)  # fmt: skip
+def test_a_verb_finds_the_noun_made_of_it(words, derived):
+    first, second = (terms.stem(word) for word in words.split())
+    assert terms.derived(first, second) is derived
 
 
 def test_its_before_a_thing_is_whose_not_it_is():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from dateutil.rrule import rrulestr
 
@@ -169,3 +169,15 @@ def read_schedules(f: Finder) -> None:
     f.each(_PLURAL_DAYS, plural, "schedule")
     f.each(_DAY_PARTS, day_parts, "schedule")
     f.each(_EVERY_UNIT, every_unit, "schedule")
+
+
+def days_gone(said: str, recurrence: Recurrence, before: date) -> list[date]:
+    """A bare run of weekdays ("tues n wed"; not "every tue", "tuesdays") told of what happened,
+    read as the last of each day on or before ``before``, the day it was told ("denis guys tues
+    n wed", told on Saturday 18 April: 14 and 15 April). [] for any other schedule."""
+    if not _WEEKDAY_RUN.fullmatch(said.strip().lower()) or "INTERVAL=1;BYDAY=" not in (
+        recurrence.rule
+    ):
+        return []
+    days = [_RRULE_DAYS.index(d) for d in recurrence.rule.split("BYDAY=")[1].split(",")]
+    return sorted(before - timedelta(days=(before.weekday() - d) % 7) for d in days)

@@ -46,6 +46,18 @@ def spoken_span(first: date, last: date) -> str:
     return f"{first.day} to {spoken(last)}"
 
 
+def spoken_days(days: list[date]) -> str:
+    """ "Tuesday 14 and Wednesday 15 April 2026": days said together, a month and a year said
+    once for the days next to each other that share them."""
+    words = []
+    for day, after in zip(days, [*days[1:], None], strict=True):
+        if after is not None and (day.month, day.year) == (after.month, after.year):
+            words.append(f"{calendar.day_name[day.weekday()]} {day.day}")
+        else:
+            words.append(spoken(day, weekday=True, year=after is None or after.year != day.year))
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def spoken_time(moment: time) -> str:
     """ "3:30pm", "10am", "noon"."""
     if moment.hour == 12 and moment.minute == 0:
