@@ -57,7 +57,7 @@ from conversations.candidates import (
     without_corrected,
 )
 from conversations.choices import picked
-from conversations.current import current_and_before, same_value, struck_in, value_kind
+from conversations.current import current_and_before, day_of, same_value, struck_in, value_kind
 from conversations.questions import GREETINGS, Question, read_question
 from conversations.sentence_values import value_in
 from conversations.stances import nearest_stance
@@ -126,6 +126,10 @@ REPLACED_WEIGHT = 0.5  # a value a later one replaced keeps half its score
 # A sentence at another place than the one asked about ("my manager at Kellaway's", asked who
 # the manager at Greenhaven is) keeps this share of its score.
 ELSEWHERE_WEIGHT = 0.5
+# Asked when something happened, a day still to come when the question is asked is no day it
+# happened ("the pacemaker check is on the 24th", asked on the 20th): the sentence keeps this
+# share of its score.
+YET_TO_COME_WEIGHT = 0.5
 EMPTY_WEIGHT = 0.5  # a sentence that only repeats the question's words
 SECOND_MIN_GAIN = 0.25  # a second sentence is added when it covers this much more
 # A memory this close in meaning answers though it shares few words ("any ideas for the garden?"
@@ -178,6 +182,14 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
     if question.at_another_place(candidate.sentence, candidate.terms):
         score *= ELSEWHERE_WEIGHT
     return score
+
+
+def _yet_to_come(candidate: Candidate, asked: Question, today: date) -> bool:
+    """Whether ``candidate`` gives a day after ``today`` for what the question asks happened."""
+    if not asked.happened:
+        return False
+    day = day_of(candidate, asked)
+    return day is not None and day > today
 
 
 def spoken_date(moment: datetime, *, now: datetime) -> str:
@@ -379,7 +391,14 @@ def _answered(
         candidates += [read for _, read in corrections]
     if not candidates:
         return Answer(NO_MEMORY, "no_memory", reason="Nothing you said or kept bears on this.")
-    scored = sorted(candidates, key=lambda c: -_score(c, asked, count))
+    today = timezone.localtime(now).date()
+    scored = sorted(
+        candidates,
+        key=lambda c: (
+            -_score(c, asked, count)
+            * (YET_TO_COME_WEIGHT if _yet_to_come(c, asked, today) else 1.0)
+        ),
+    )
     if asked.wanted == "amount" and (
         worked := parts_worked_out(owner, question, asked, scored, now=now)
     ):
@@ -432,7 +451,7 @@ def _answered(
             "no_memory",
             reason=f"Nothing you said or kept about it gives the {_DECLINED_WITHOUT[asked.wanted]}.",
         )
-    current, before = current_and_before(best, scored, asked, owner)
+    current, before = current_and_before(best, scored, asked, owner, today=today)
     paid = None
     lines = [_line(current, asked, now=now, lead=True) + _replaced(current, before, asked, now=now)]
     chosen = [current] + ([before] if before else [])

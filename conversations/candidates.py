@@ -441,7 +441,10 @@ def continued(
         rest, then = following[pk][1], _told_next(first, after, question)
         following[pk] = (first, f"{rest} … {then}" if rest and then else rest or then)
     found = []
-    for first, then in following.values():
+    for first, told in following.values():
+        # up to where it opens another subject ("… ten weeks for the cheque), and, fyi, our
+        # first month of hydro was $186")
+        then = by_subject(told)[0] if told.strip() else ""
         if then and not _NEW_SUBJECT.match(then):
             text = f"{first.sentence} … {then[:300]}"
             terms = said_terms(text)

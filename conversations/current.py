@@ -210,10 +210,16 @@ def _said_now_after(
 
 
 def current_and_before(
-    best: Candidate, scored: list[Candidate], question: Question, owner=None
+    best: Candidate,
+    scored: list[Candidate],
+    question: Question,
+    owner=None,
+    *,
+    today: date | None = None,
 ) -> tuple:
     """Of the sentences that tell what ``best`` tells, the current one (the last said; the first
-    for a question about the past) and the one it replaced, if their values differ."""
+    for a question about the past) and the one it replaced, if their values differ. ``today``:
+    the day asked, after which no day is one something happened on."""
     if question.options and not question.wanted:
         return _choice_now(best, scored, question)
     if question.wanted != "name" and not value_of(best, question):
@@ -229,7 +235,7 @@ def current_and_before(
         # though it names none of it: "our akl-raro on the 8th got cancelled … put us on thurs
         # 9th".
         striking = struck_later(owner, best, question)
-        if question.happened and (day := _day_of(best, question)) is not None:
+        if question.happened and (day := day_of(best, question)) is not None:
             # What happened was called off, if at all, before it came: "hes not starting the
             # 8th", said in June, is no word on drawings that came in on Friday 8 May.
             striking = [c for c in striking if day >= timezone.localtime(c.said_on).date()]
@@ -247,10 +253,14 @@ def current_and_before(
             if question.wanted
             else value_of(c, question)
         )
-        # and for what happened, a day it happened on: not a schedule ("mondays and thursdays")
+        # and for what happened, a day it happened on: not a schedule ("mondays and thursdays"),
+        # nor a day still to come when asked
         and (
             not question.happened
-            or held_value(c, question.wanted, happened=True, about=question.about)
+            or (
+                held_value(c, question.wanted, happened=True, about=question.about)
+                and not (today and (day := day_of(c, question)) and day > today)
+            )
         )
         and (id(c) in struck_ids or _tells_the_same(c, best, question, subject))
     ]
@@ -328,13 +338,13 @@ def _in_plan(current: Candidate, earlier: Candidate, question: Question) -> Cand
     "23rd", of a hen do on Saturday 16 May: 23 May, not the 23rd after the day it was said)."""
     if question.wanted != "date" or earlier.said_on >= current.said_on:
         return current
-    plan = _day_of(earlier, question)
+    plan = day_of(earlier, question)
     if plan is None or plan < timezone.localtime(current.said_on).date():
         return current
     return replace(current, plan=plan)
 
 
-def _day_of(candidate: Candidate, question: Question) -> date | None:
+def day_of(candidate: Candidate, question: Question) -> date | None:
     """The day the value ``candidate`` gives names, if it names one ("Saturday 16 May 2026")."""
     said = dates.first_day(
         value_of(candidate, question), today=timezone.localtime(candidate.said_on).date()

@@ -1065,6 +1065,44 @@ def test_a_message_that_opens_by_correcting_is_about_the_message_before(alice, i
     assert {"sipho", "start"} <= correcting.terms
 
 
+def test_what_is_said_next_is_read_only_up_to_where_it_opens_another_subject(alice, index):
+    """ "… ten weeks for the cheque), and, fyi, our first month of hydro was $186": the $186 is
+    of the hydro, not of what the message before it went on about."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=9),
+        "Priya did the follow-up visit on the 12th, and the rebate comes to $4,300, not the "
+        "$5,000 (the $5,000 assumed we'd top up the attic as well, which we didn't).",
+        "Within 30 days of the invoice, but I'll pay it this Friday. Priya submitted the rebate "
+        "application the same day (she says eight to ten weeks for the cheque), and, fyi, our "
+        "first full month of hydro on the heat pump was $186 for April.",
+        apart=timedelta(minutes=3),
+    )
+    index(alice)
+
+    answer = ask(alice, "how much is the rebate cheque going to be, fyi the bank asked")
+
+    assert answer.text.startswith("$4,300")
+
+
+def test_a_day_still_to_come_is_not_when_something_happened(alice, index):
+    """Asked when dad had the pacemaker put in, the check booked after the day asked is not it."""
+    done, check = NOW - timedelta(days=40), NOW + timedelta(days=4)
+    _said_in_a_conversation(
+        alice, NOW - timedelta(days=60), f"dad's pacemaker op is on the {ordinal(done.day)}"
+    )
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=3),
+        f"quick one about dad, the pacemaker check is on the {ordinal(check.day)} at 11:15",
+    )
+    index(alice)
+
+    answer = ask(alice, "what date did dad have the pacemaker put in")
+
+    assert answer.text.startswith(spoken(done.date(), weekday=True))
+
+
 def test_a_run_of_days_told_after_what_happened_is_when_it_happened(alice, index):
     """ "also heat pump in 🔥", then "denis guys tues n wed", told on a Saturday."""
     saturday = (NOW - timedelta(days=30)).replace(hour=12)

@@ -556,6 +556,25 @@ def test_a_verb_finds_the_noun_made_of_it(words, derived):
     assert terms.derived(first, second) is derived
 
 
+@pytest.mark.parametrize(
+    ("said", "date_word", "lean"),
+    [
+        # no verb before the date: the one just after it tells the time
+        ("the operation on the third went fine, home the next day", "third", "past"),
+        ("the wedding on sat was lovely", "sat", "past"),
+        ("the vet on tuesday said she's fine. next one is in june", "tuesday", "past"),
+        ("dinner on the 3rd is booked", "3rd", "future"),
+        ("party on the 14th will be big", "14th", "future"),
+        # a verb before it still decides
+        ("im taking her on the 2nd, it went well last time", "2nd", "future"),
+        # "'s" said with the date is "is", after a past word for another thing
+        ("craig rang this morning the install's now the twenty second", "twenty", "future"),
+    ],
+)
+def test_a_date_with_no_verb_before_it_is_read_by_the_verb_after_it(said, date_word, lean):
+    assert tense.lean_of(said, at=said.find(date_word)) == lean
+
+
 def test_its_before_a_thing_is_whose_not_it_is():
     """ "failed its mot on 30 december", said in June: what happened, last December."""
     said = "the car failed its mot on 30 december"

@@ -40,13 +40,33 @@ def lean_of(text: str, at: int | None = None) -> str:
                 continue  # "failed its mot on 30 december": whose, not "it's"
             if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
                 return "past"
+            if word.endswith("ing") and place and before[place - 1] in _DETERMINERS:
+                continue  # a thing, not a doing: "the wedding on the 3rd"
+            if word.endswith(("'s", "’s")) and not set(before[place + 1 :]) - _LINKING:
+                return "future"  # "is", said with its date: "the install's now the 22nd"
             if word.endswith("ing") or word in _AHEAD_WORDS:
                 return "future"
             if word in _SUBJECTS and place < len(before) - 1:
                 # A subject whose verb is no past form: "booked the fitters, they start on
                 # the 4th" is told in the present, of what is ahead.
                 return "future"
+        # No verb before it: the verb just after it ("the operation on the third went fine",
+        # "the wedding on sat was lovely", "dinner on the 3rd is booked").
+        for word in _words_after(low, at):
+            if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
+                return "past"
+            if word in _AHEAD_WORDS or word in ("will", "'ll"):
+                return "future"
     return _lean_of_the_whole(low)
+
+
+_AFTER = 5  # words read after a date for its verb: the date's own few, then the verb
+
+
+def _words_after(low: str, at: int) -> list[str]:
+    """The first ``_AFTER`` words of its sentence from position ``at`` of ``low``."""
+    end = _SENTENCE_END.search(low, at)
+    return re.findall(r"[a-z']+", low[at : end.start() if end else len(low)])[:_AFTER]
 
 
 @functools.lru_cache(maxsize=32)
@@ -98,6 +118,7 @@ def _moved_to(before: list[str]) -> bool:
 
 
 _SUBJECTS = frozenset("i we they he she you".split())
+_DETERMINERS = frozenset("the a an my our your his her their this that".split())
 _AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its due".split())
 _SENTENCE_END = re.compile(r"[.!?…]+\s")
 # Words that may stand between "it's" and its date ("its on the 3rd", "its aug 8").
