@@ -112,7 +112,10 @@ _RUN_ON = re.compile(
     rf"\s+(?:(?:i|i['’]m|im|i['’]ve|ive|i['’]d|i['’]ll)\s{_NO_QUESTION_AFTER}"
     r"|(?!(?:i|we|you)\s)(?:(?:my|me|our|the|his|her|their)\s+)?[\w'’]+\s+(?:is\s+|s\s+|keeps\s+)?"
     r"(?:asking|askin|asked)(?:\s+(?:for|about|bout|abt)\s+(?:the|a|an|my|our|it|this|that)\b"
-    rf"{_NO_QUESTION_AFTER}.*)?\W*$"
+    rf"{_NO_QUESTION_AFTER}.*"
+    # and what the asker adds of it ("… Tariq's brother is asking and I don't want to say the
+    # wrong number")
+    rf"|\s+(?:and|so|but)\s+(?:i|we)\b{_NO_QUESTION_AFTER}.*)?\W*$"
     # or who is asking, said with where they are, and for what ("how many are we now the lady at
     # the party store is asking me for the count")
     r"|(?:the|my|our|a|an)\s+[\w'’]+\s+(?:at|from|in|on)\s+(?:[\w'’]+\s+){1,3}?"
@@ -121,6 +124,11 @@ _RUN_ON = re.compile(
     # or what someone wants of the asker ("how much is mom paying, she wants me to set up
     # autopay")
     rf"|(?:he|she|they|[\w'’]+)\s+(?:wants|needs)\s+(?:me|us)\s+to\s{_NO_QUESTION_AFTER}"
+    # or who asks it of the asker, and what they ask in their own words, run on after what is
+    # asked ("when did Shabir first come to measure the building control man is asking me how
+    # long we have been planning it")
+    r"|(?:(?:the|my|our|his|her|their)\s+)?(?:[\w'’]+\s+){1,3}(?:is\s+|s\s+)?(?:asking|askin)"
+    r"(?:\s+(?:me|us))?\s+(?:how|what|when|where|who|which|if|whether)\b.*$"
     # or why it is asked, with no comma ("which days do i have physio cause i want to book the
     # barber"; not "because of the rain")
     rf"|(?:because|cause|cos|coz|cuz)\s+(?!of\b){_NO_QUESTION_AFTER}"
@@ -164,8 +172,13 @@ def _without_run_on(question: str) -> str:
             and words[-1].lower().strip(",.'’") not in _GOES_ON
             and names_a_question_word(before)
         ):
-            return before
+            # whose the one asking is ("… for the extension now Tariq's brother is asking")
+            whose = _WHOSE_LAST.search(before)
+            return before[: whose.start()] if whose and len(words) > 3 else before
     return question
+
+
+_WHOSE_LAST = re.compile(r"\s+[\w]+['’]s\s*$")
 
 
 # Who wants the answer, said first: "vet form wants the date of pickles surgery. when was it",
@@ -207,6 +220,14 @@ def _asks_without(rest: str) -> bool:
     )
 
 
+# A request to be told, which asks as a question does: "Kindly remind me of Lorna's salary",
+# "please tell me the name of the hall", "can you remind me what the rate is".
+_REQUEST = re.compile(
+    r"(?:(?:kindly|please|pls|plz)\s+)?(?:(?:can|could|would)\s+you\s+(?:please\s+)?)?"
+    r"(?:remind|tell)\s+me\b|(?:kindly|please|pls)\s+let\s+me\s+know\b"
+)
+
+
 def _asking_first(parts: list[str]) -> list[str]:
     """With no question mark, the first sentence when it opens with a question word and no
     later one does: "wat is d duty on d camry now. obinna askin", "wen did d camry finaly come
@@ -218,7 +239,7 @@ def _asking_first(parts: list[str]) -> list[str]:
         words = re.sub(r"['’]", "", normalise(sentence).lower()).split()
         if words[:1] and words[0] in ("and", "or", "also", "plus", "n", "+"):
             words = words[1:]
-        return bool(words) and words[0] in QUESTION_WORDS
+        return bool(words) and (words[0] in QUESTION_WORDS or bool(_REQUEST.match(" ".join(words))))
 
     if len(said) > 1 and opens_asking(said[0]) and not any(map(opens_asking, said[1:])):
         return said[:1]
@@ -315,7 +336,9 @@ def _alike(word: str, other: str) -> bool:
 # the rent these days", "when does bernie come these days"); a period ("this year", "this
 # week") is one only for a question that is not about when.
 _NOW_FRAME = re.compile(
-    r"\bthese days\b|\bat the moment\b|\bnowadays\b|\bcurrently\b|\bright now\b", re.I
+    r"\bthese days\b|\bat the moment\b|\bnowadays\b|\bcurrently\b|\bright now\b|"
+    r"\bat present\b|\bas (?:it stands|of now|things stand)\b",
+    re.I,
 )
 _CURRENT_FRAME = re.compile(r"\b(?:this|these) (?:year|yr|month|week|time)\b", re.I)
 _WHEN_KINDS = frozenset({"date", "time", "schedule", "duration"})

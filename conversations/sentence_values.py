@@ -316,6 +316,10 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
         return ""
     for start in values.strikes(sentence):
         clause = MESSAGE_CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
+        if kind in ("count", "amount") and (spoken_number := _STRUCK_SPOKEN.match(clause)):
+            number = amounts.spoken_value(spoken_number.group(1))
+            if number is not None and number > 1:
+                return f"{number:,}"  # "ten tables, not eight": 8
         if not _STRUCK_VALUE.match(clause):
             continue  # "not up to reg … 850": what is struck out is no value
         if kind == "date" and (beside := _struck_day(sentence, start, clause, said_on=said_on)):
@@ -360,6 +364,8 @@ def _struck_day(sentence: str, start: int, clause: str, *, said_on: date) -> str
 _STRUCK_VALUE = re.compile(
     rf"{values.TO_THE_VALUE}(?:(?:{amounts.SIGN})?\d|(?:{MON}|{WD})\b)", re.I
 )
+# A count or a sum said in words: "not eight", "instead of twelve hundred".
+_STRUCK_SPOKEN = re.compile(rf"{values.TO_THE_VALUE}({amounts.SPOKEN_NUMBER})\b(?![-\w])", re.I)
 # A figure said bare, or a day with its month: "22", "8th-15th", "may 5".
 _SAID_FIGURE = re.compile(rf"(?:(?:{MON})\s+)?(?:{amounts.SIGN})?\d[\w:.,–-]*(?<![.,])", re.I)
 

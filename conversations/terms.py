@@ -23,7 +23,7 @@ FILLER = frozenset(
     when whens where wheres who whos whom whose which why how again wait actually exactly now
     then still ever already just really so also any anything some something tell remind know
     remember said say says think thought end ended up going go get got can could will would
-    should shall lets let please ok okay oh um hmm again also n r u ur ya yeah
+    should shall lets let please kindly ok okay oh um hmm again also n r u ur ya yeah
     """.split()
 )
 # A word in any alphabet: "apá's" and "Adrián" are whole words, not "ap" and "adri".

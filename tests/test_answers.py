@@ -103,6 +103,10 @@ def test_the_current_value_comes_first_and_says_what_it_replaced(alice, kitchen)
         ("road test is now the 24th at 9:40 not the 10th", "date", "10"),
         ("its tues may 12 at 7:30 not may 5", "date", "may 5"),
         ("pickup moved to 3:30 now, not 3pm", "time", "3pm"),
+        # a count or a sum struck out in words
+        ("we are now at ten tables, not eight", "count", "8"),
+        ("forty people not thirty five", "count", "35"),
+        ("not one of them came", "count", ""),
         # what is struck out is no value, or none of the kind asked for
         ("the consumer unit has to go, not up to reg, 850 on top", "amount", ""),
         ("I'm not sure, maybe the 5th", "date", ""),
@@ -665,6 +669,19 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("cement ilikuwa ngapi mwanzo?", "cement ilikuwa ngapi mwanzo?", "amount"),
         ("mathe alitoka hosi lini exactly", "mathe alitoka hosi lini exactly", "date"),
         ("QS wetu anaitwa nani full name", "QS wetu anaitwa nani full name", "name"),
+        # a request to be told asks, and the sentence after it gives the reason
+        ("Kindly remind me of Lorna's monthly salary under the new contract. I must amend the standing order at the bank.",
+         "Kindly remind me of Lorna's monthly salary under the new contract.", "amount"),
+        # who is asking, whose they are, and what the asker adds of it
+        ("what is Shabir's price for the extension now Tariq's brother is asking and I don't want to say the wrong number",
+         "what is Shabir's price for the extension now", "amount"),
+        # who asks it of the asker, in their own words
+        ("when did shabir first come to measure the building control man is asking me how long we have been planning it",
+         "when did shabir first come to measure", "date"),
+        ("mochi vet $$ this yr total gei dor?", "mochi vet $$ this yr total gei dor?", "amount"),
+        ("dr yip clinic name hai mud ah?", "dr yip clinic name hai mud ah?", "name"),
+        ("bin go sent the photos", "bin go sent the photos", "name"),
+        ("gei si is the handover", "gei si is the handover", "date"),
         ("she say wi fi grab it fi go back in October wah yuh think", "she say wi fi grab it fi go back in October wah yuh think", "preference"),
     ],
 )  # fmt: skip
@@ -1124,6 +1141,14 @@ def test_a_run_of_days_told_after_what_happened_is_when_it_happened(alice, index
     tuesday, wednesday = saturday - timedelta(days=4), saturday - timedelta(days=3)
     assert answer.text.startswith(f"Tuesday {tuesday.day}")
     assert f"Wednesday {wednesday.day}" in answer.text.split("—")[0]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how many tables are booked at present", "how many tables are booked as it stands"],
+)
+def test_words_that_ask_for_the_value_now_are_no_words_to_look_for(alice, kitchen, question):
+    assert set(questions.read_question(alice, question).weights) == {"tabl", "book"}
 
 
 def test_a_question_word_with_an_s_is_not_a_word_to_look_for(alice, kitchen):
@@ -2144,6 +2169,8 @@ def test_a_fact_kept_of_what_the_next_message_corrects_is_not_the_answer(alice, 
     [
         "What is my copay at physical therapy now?",
         "whats the excess on the car insurance",
+        "What is Mr Lau's quotation for the renovation now?",
+        "whats the estimate for the roof",
         # "when all was said and done" is in the end, not when
         "so when all was said and done how much more did the boat come to than first quoted",
     ],

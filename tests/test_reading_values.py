@@ -575,6 +575,28 @@ def test_a_date_with_no_verb_before_it_is_read_by_the_verb_after_it(said, date_w
     assert tense.lean_of(said, at=said.find(date_word)) == lean
 
 
+@pytest.mark.parametrize(
+    ("said", "hour"),
+    [
+        ("we are now at ten tables, not eight", None),
+        ("by 5 guests we'll need the big room", None),
+        ("meet at ten sharp", 10),
+        ("pickup at 3 thurs", 15),
+        ("see you at ten this morning", 10),
+    ],
+)
+def test_a_number_after_at_that_counts_a_thing_is_no_hour(said, hour):
+    times = [m.time.hour for m in dates.find(said, today=SAID_ON) if m.time]
+    assert times == ([hour] if hour else [])
+
+
+def test_a_thing_counted_after_at_is_the_count():
+    said = "We are now at ten tables, not eight."
+    assert (
+        sentence_values.value_in(said, "count", said_on=SAID_ON, about=frozenset({"tabl"})) == "10"
+    )
+
+
 def test_its_before_a_thing_is_whose_not_it_is():
     """ "failed its mot on 30 december", said in June: what happened, last December."""
     said = "the car failed its mot on 30 december"
@@ -912,6 +934,9 @@ def test_who_someone_is_said_before_their_name_is_not_their_name(said, people):
     [
         # a title takes the whole name after it
         ("Dennis's doctor, Dr Caroline Odhiambo, was lovely", {"doctor"}, "Dr Caroline Odhiambo"),
+        # with what a hyphen joins to it, as written
+        ("The banquet manager is a Ms Ho Mei-kuen, who was most helpful.", {"manager"}, "Ms Ho Mei-kuen"),
+        ("my mother saw Dr Kwok Ka-lok on Tuesday", {"mother"}, "Dr Kwok Ka-lok"),
         # one named only as whose relation it is, is not who is asked for
         ("Dennis's mother, our Mama, was admitted at Mercy Heights on Monday", {"doctor", "treat"}, ""),
         ("Kenzie's counselor is Mrs Hale", {"counselor"}, "Mrs Hale"),

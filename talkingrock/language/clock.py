@@ -33,9 +33,17 @@ _TIME_CLOCK = re.compile(
     r"(?!\s*(?:pace|(?:min(?:ute)?s?\s*)?(?:/|per\s)\s*(?:mile|mi|km|k)\b))"
 )
 # What a number after "at" or "by" counts when it is no hour: "by 5 September", "at 40 quid".
+# Or any other thing counted in the plural ("we are now at ten tables"): a word of four letters
+# or more ending in "s" that is not one of the few such words said after an hour ("at 7 tues",
+# "at ten this morning", "at 8 downstairs").
+_SAID_AFTER_AN_HOUR = (
+    r"this|thus|tues|weds|thurs|does|plus|less|unless|always|sometimes|mornings|afternoons|"
+    r"evenings|nights|thanks|towards|afterwards|downstairs|upstairs|indoors|outdoors|besides"
+)
 _NOT_AN_HOUR = (
     r"%|k\b|grand|quid|pounds|dollars|euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|"
-    rf"years?|yrs?\b|people|kids|percent|miles?|km|st\b|nd\b|rd\b|th\b|(?:of\s+)?(?:{MON})\b"
+    rf"years?|yrs?\b|people|kids|percent|miles?|km|st\b|nd\b|rd\b|th\b|(?:of\s+)?(?:{MON})\b|"
+    rf"(?!(?:{_SAID_AFTER_AN_HOUR})\b)[a-z]{{3,}}s\b"
 )
 _LEADS = r"at|@|around|by|til|till|until"
 _TIME_AT = re.compile(rf"\b({_LEADS})\s+(\d{{1,2}})\b(?![:.,/]?\d)(?!\s*(?:{_NOT_AN_HOUR}))")

@@ -108,11 +108,16 @@ def display_name(user) -> str:
 
 
 def title_case(name: str) -> str:
-    """ "dave kowalski" → "Dave Kowalski"; "o'brien" → "O'Brien"; "McKay" stays."""
+    """ "dave kowalski" → "Dave Kowalski"; "o'brien" → "O'Brien"; "McKay" and "Mei-kuen"
+    stay."""
     parts = []
     for word in name.split():
-        if (word.isupper() and len(word) > 1) or any(ch.isupper() for ch in word[1:]):
-            parts.append(word)  # an acronym or deliberate casing: keep it
+        if (
+            (word.isupper() and len(word) > 1)
+            or any(ch.isupper() for ch in word[1:])
+            or (word[:1].isupper() and "-" in word)
+        ):
+            parts.append(word)  # an acronym or deliberate casing ("Mei-kuen"): keep it
             continue
         parts.append("-".join(_cap(piece) for piece in word.split("-")))
     return " ".join(parts)
@@ -303,6 +308,22 @@ _FAMILY_TITLES = frozenset(
 )
 
 
+def _hyphened(token) -> tuple[str, int]:
+    """A name's word with what a hyphen joins to it ("Mei-kuen", "Ka-lok", "Jean-Paul"), and how
+    many tokens that takes."""
+    doc, at = token.doc, token.i
+    text = token.text
+    while (
+        at + 2 < len(doc)
+        and doc[at].whitespace_ == ""
+        and doc[at + 1].text == "-"
+        and doc[at + 1].whitespace_ == ""
+        and doc[at + 2].text.isalpha()
+    ):
+        text, at = f"{text}-{doc[at + 2].text}", at + 2
+    return text, at - token.i + 1
+
+
 def _titled(token) -> tuple[str, str, int] | None:
     """(name, relation, how many words after the title) when ``token`` is a title and the next
     word a name: "Dr Caroline Odhiambo" is all three, "dr okoye" two."""
@@ -322,8 +343,8 @@ def _titled(token) -> tuple[str, str, int] | None:
         return None
     if name.islower() and following.lower_ not in first_names() and zipf(name) > EVERYDAY:
         return None  # "right gran update she had a fall": an everyday word, not her name
-    words = 1
-    after = following.nbor(1) if following.i + 1 < len(token.doc) else None
+    name, words = _hyphened(following)
+    after = token.doc[following.i + words] if following.i + words < len(token.doc) else None
     if (
         name.istitle()
         and after is not None
@@ -332,7 +353,8 @@ def _titled(token) -> tuple[str, str, int] | None:
         and after.lower_ not in NOT_NAMES
         and after.pos_ == "PROPN"
     ):
-        name, words = f"{name} {after.text}", 2
+        rest, more = _hyphened(after)
+        name, words = f"{name} {rest}", words + more
     if word in _TITLES:
         return f"{_TITLES[word]} {title_case(name)}", "", words
     return title_case(name), word, words

@@ -233,6 +233,26 @@ CONTRACTIONS = {
 # "i" alone is always the pronoun; "w" before a determiner, or lower case between two words, is
 # "with".
 _WORD = re.compile(r"(?<![\w/&])([\w/&]+)(?![\w/&])")
+# Cantonese question words as Hong Kong families type them into English ("total gei dor?",
+# "clinic name hai mud ah?", "bin go sent it"): two words each, read as one. Not "bin do",
+# which English says ("is it the green bin do you think").
+_CANTONESE = {
+    "gei dor": "how much",
+    "gei do": "how much",
+    "geidor": "how much",
+    "hai mud": "what",
+    "hai mat": "what",
+    "mud ye": "what",
+    "mat ye": "what",
+    "bin go": "who",
+    "bin dou": "where",
+    "gei si": "when",
+}
+_CANTONESE_ASKS = re.compile(
+    rf"\b({'|'.join(sorted((re.escape(k) for k in _CANTONESE), key=len, reverse=True))})\b",
+    re.I,
+)
+
 _W_WITH = re.compile(
     r"\bw\s+(?=(?:the|a|an|my|our|his|her|their|your|him|them|us|me|it)\b)|"
     r"(?<=[a-z] )w\s+(?=[a-z])",  # lower case between words: "went w butcher block"
@@ -336,6 +356,7 @@ def normalise(text: str) -> str:
     text = _GRAND.sub(lambda m: _thousands(m[1], m[2]), text)
     text = _LIKE_AMOUNT.sub("about ", text)
     text = _W_WITH.sub("with ", text)
+    text = _CANTONESE_ASKS.sub(lambda m: _CANTONESE[" ".join(m[1].lower().split())], text)
     text = _in_context(text)
     text = _WORD.sub(_rewrite_word, text)
     # Dropped fillers leave doubled spaces and stray commas behind.
