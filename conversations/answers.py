@@ -45,8 +45,6 @@ from conversations.candidates import (
     VALUE_KINDS,
     Candidate,
     candidates_of,
-    continued,
-    corrected,
     coverage_of,
     held_value,
     in_full,
@@ -54,11 +52,11 @@ from conversations.candidates import (
     time_only,
     told_only,
     value_of,
-    without_corrected,
 )
 from conversations.choices import picked
 from conversations.current import current_and_before, day_of, same_value, struck_in, value_kind
 from conversations.questions import GREETINGS, Question, read_question
+from conversations.said_next import continued, corrected, without_corrected
 from conversations.sentence_values import value_in
 from conversations.stances import nearest_stance
 from conversations.sum_parts import DIFFERENCE, TOTAL, asks_for_a_sum

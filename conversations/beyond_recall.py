@@ -11,9 +11,10 @@ from dataclasses import replace
 from django.db.models import Q
 from django.utils import timezone
 
-from conversations.candidates import Candidate, candidates_of, continued, value_of
+from conversations.candidates import Candidate, candidates_of, value_of
 from conversations.models import Message
 from conversations.questions import Question
+from conversations.said_next import continued
 from conversations.sentence_values import day_of_month, replaced_in, same_day
 from conversations.terms import said_terms
 from memories import search

@@ -1,9 +1,10 @@
 """The sentences that may answer a question (conversations/answers.py chooses among them):
 each sentence of what recall found, a long run-on read two clauses at a time, with the words said
-around it in its conversation; a message that names the thing read on into the rest of the
-message or the member's next messages, up to the one that gives its value (what the member said
-beyond what recall found is conversations/beyond_recall.py's). Each is read for the kind of value the question asks for with the one
-date and amount parser."""
+around it in its conversation, and a sentence that points back ("It is now the 21st") with the
+words of the one before it. Each is read for the kind of value the question asks for with the
+one date and amount parser. A message read on into what the member said next is
+conversations/said_next.py's; what the member said beyond what recall found is
+conversations/beyond_recall.py's."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from itertools import pairwise
 
-from django.db.models import Q
 from django.utils import timezone
 
 from conversations.choices import picked
@@ -44,12 +44,9 @@ VALUE_KINDS = {
 LONG_SENTENCE = 25  # words: past this a run-on is read a clause pair at a time
 # Clauses end at a comma, a semicolon or a colon, but not inside a figure ("$2,300", "10:30").
 _CLAUSE = re.compile(r"\s*(?:,(?!\d{3}\b)|;|:(?!\d)|\s-\s|\bbut\b|\bso\b|\band then\b)\s*", re.I)
-FOLLOWING = 2  # positions: the member's next message (the assistant's reply comes between)
-CHANGE_BURST = 2  # positions further, for the message that tells what a change told is
-BURST_VALUE = 3  # messages of a burst read on to the first that gives a value
 # What opens another subject: what follows it is not what was said before it goes on to say
 # ("…ten weeks for the cheque), and, fyi, our first month of hydro was $186").
-_NEW_SUBJECT = re.compile(
+NEW_SUBJECT = re.compile(
     r"^\W*(?:and\W+)?(?:fyi|btw|by the way|oh and|anyway|anyways|on another note|p\.?s\b|"
     r"unrelated|separately|while i remember|before i forget|speaking of|"
     r"(?:the |one |an)?other thing|(?:a )?different thing)\b",
@@ -130,7 +127,7 @@ def by_subject(sentence: str) -> list[str]:
     cuts = [
         (m.start(), m.end())
         for m in _CLAUSE.finditer(sentence)
-        if m.start() > 0 and _NEW_SUBJECT.match(sentence[m.end() :])
+        if m.start() > 0 and NEW_SUBJECT.match(sentence[m.end() :])
     ]
     if not cuts:
         return [sentence]
@@ -152,8 +149,8 @@ def in_pieces(sentence: str) -> list[str]:
         return [sentence]
     # A clause that opens another subject ("fyi, our hydro was $186") is not read with the one
     # before it.
-    pieces = [a if _NEW_SUBJECT.match(b) else f"{a}, {b}" for a, b in pairwise(clauses)]
-    if _NEW_SUBJECT.match(clauses[-1]):
+    pieces = [a if NEW_SUBJECT.match(b) else f"{a}, {b}" for a, b in pairwise(clauses)]
+    if NEW_SUBJECT.match(clauses[-1]):
         pieces.append(clauses[-1])
     return pieces
 
@@ -224,7 +221,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     # A narrative sentence that is one of the facts found with it is that fact (which carries
     # what it replaced): one candidate, ranked as the better of the two.
     facts = {
-        (hit.memory.conversation_id, _same(piece)): rank
+        (hit.memory.conversation_id, same_sentence(piece)): rank
         for rank, hit, piece in pieces
         if hit.memory.kind == Memory.Kind.FACT
     }
@@ -234,7 +231,7 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
     for rank, hit, piece in pieces:
         before_it = previous.get(hit.memory_id)
         previous[hit.memory_id] = piece
-        key = (hit.memory.conversation_id, _same(piece))
+        key = (hit.memory.conversation_id, same_sentence(piece))
         if is_narrative(hit.memory) and key in facts:
             ranks[key] = min(rank, ranks.get(key, rank))
             continue
@@ -256,14 +253,14 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
-            if _NEW_SUBJECT.match(piece):
+            if NEW_SUBJECT.match(piece):
                 # "fyi, our first month of hydro was $186": not of what was said around it
                 around = before = frozenset()
             found.append(Candidate(piece, hit, rank, terms, around, before, replies_to))
     return [
         replace(c, rank=min(c.rank, ranks[key]))
         if c.hit.memory.kind == Memory.Kind.FACT
-        and (key := (c.hit.memory.conversation_id, _same(c.sentence))) in ranks
+        and (key := (c.hit.memory.conversation_id, same_sentence(c.sentence))) in ranks
         else c
         for c in found
     ]
@@ -305,7 +302,7 @@ def _is_noun_phrase(token) -> bool:
     )
 
 
-def _same(sentence: str) -> str:
+def same_sentence(sentence: str) -> str:
     return " ".join(re.findall(r"\w+", sentence.casefold()))
 
 
@@ -363,210 +360,6 @@ def time_only(candidate: Candidate, question: Question) -> bool:
     return bool(value) and value == held_value(candidate, "time", about=frozenset(question.weights))
 
 
-def continued(
-    candidates: list[Candidate], question: Question, *, named: bool = False
-) -> list[Candidate]:
-    """What was said and what the member said next, read as one: "mareks quote finally came
-    thru" then "24.6k all in, fitting cabinets tiling". For each message that covers the
-    question but holds no value of the kind asked for (for "when did …", no day but the one it
-    was told on; for "when …", a time and no day), once: the rest of the message when the
-    sentence is not its last ("Sal's said brakes. Front pads and rotors, $260."), else what the
-    member said next (``_told_next``). ``named``: the candidates are known to name what is asked
-    of (a later word found by its words), however little of the question they cover."""
-    preference = question.wanted == "preference"
-    if (
-        question.wanted not in VALUE_KINDS
-        and question.wanted not in ("date", "place")
-        and not preference
-    ):
-        return []
-    lacking = [
-        c
-        for c in candidates
-        if c.hit.memory.kind == Memory.Kind.SAID
-        and c.hit.memory.message_id is not None
-        and (
-            # what someone would rather, and why: the reason is often the next thought
-            # ("rather petrol than diesel", then "dpf clogs on short runs")
-            value_of(c, question)
-            if preference
-            else (named or question.coverage(c.terms, c.context) >= MIN_COVERAGE)
-            and (not value_of(c, question) or told_only(c, question) or time_only(c, question))
-        )
-    ]
-    # Once per message: the sentence that covers most of the question in its own words (not
-    # one that covers it only by what was said around it, read last).
-    lacking.sort(key=lambda c: question.coverage(c.terms))
-    following = {c.hit.memory.message_id: (c, _rest_of_message(c)) for c in lacking}
-    # The rest of the message; for a change told of what is asked (``named``), only when it
-    # gives the value, else what the member said next too ("Lagoon Pearl can only take 350
-    # seated so we have to move. Mummy nearly fainted.", then "We've moved it to Royal Palm").
-    asked = list(
-        Message.objects.filter(
-            pk__in=[
-                pk
-                for pk, (c, rest) in following.items()
-                if not rest or (named and not _gives(rest, c, question))
-            ]
-        ).values_list("pk", "conversation_id", "position")
-    )
-    # A reason is the member's very next message, with no reply of the assistant between; a
-    # change told ("cabin dates changed") is told in the few messages that follow it.
-    reach = {
-        pk: 1
-        if preference
-        else FOLLOWING + (CHANGE_BURST if values.says_it_changed(following[pk][0].sentence) else 0)
-        for pk, _, _ in asked
-    }
-    windows = Q(pk__in=[])
-    for pk, conversation_id, position in asked:
-        windows |= Q(
-            conversation_id=conversation_id,
-            position__gt=position,
-            position__lte=position + reach[pk],
-        )
-    said_after: dict[int, list[tuple[int, str, str]]] = {}
-    turns = Message.objects.filter(windows).order_by("position")
-    for conversation_id, position, role, content in turns.values_list(
-        "conversation_id", "position", "role", "content"
-    ):
-        said_after.setdefault(conversation_id, []).append((position, role, content))
-    for pk, conversation_id, position in asked:
-        first = following[pk][0]
-        after = [
-            (role, content)
-            for at, role, content in said_after.get(conversation_id, [])
-            if position < at <= position + reach[pk]
-        ]
-        rest, then = following[pk][1], _told_next(first, after, question)
-        following[pk] = (first, f"{rest} … {then}" if rest and then else rest or then)
-    found = []
-    for first, told in following.values():
-        # up to where it opens another subject ("… ten weeks for the cheque), and, fyi, our
-        # first month of hydro was $186")
-        then = by_subject(told)[0] if told.strip() else ""
-        if then and not _NEW_SUBJECT.match(then):
-            text = f"{first.sentence} … {then[:300]}"
-            terms = said_terms(text)
-            found.append(
-                replace(
-                    first,
-                    sentence=text,
-                    terms=terms,
-                    around=first.around - terms,
-                    before=first.before - terms,
-                )
-            )
-    return found
-
-
-def _gives(rest: str, first: Candidate, question: Question) -> bool:
-    """Whether the rest of ``first``'s message says what was asked: any rest, for what someone
-    would rather (its reason), else one that gives a value of the kind asked for."""
-    if not rest or question.wanted == "preference":
-        return bool(rest)
-    return bool(value_in(rest, question.wanted, said_on=timezone.localtime(first.said_on).date()))
-
-
-def _told_next(first: Candidate, turns: list[tuple[str, str]], question: Question) -> str:
-    """What the member said next after ``first``, from the ``turns`` that follow it: their
-    messages up to the assistant's next turn (the burst), read up to the one that says a change
-    ``first`` tells holds now ("cabin dates changed", "its aug 8 + 9 in truro", "so were doing
-    the 15th to 22nd now not 8th-15th": the days are read in the month said before them), else
-    to the first that gives a value of the kind asked for ("gems hen do", "finally a date lol",
-    "sat 16th may"), else the first."""
-    burst = []
-    for role, content in turns:
-        if role == Message.Role.USER:
-            burst.append(" ".join(content.split()))
-        elif burst:
-            break  # the assistant answered the burst
-    if question.wanted == "preference" or not burst:
-        return burst[0] if burst else ""
-    said_on = timezone.localtime(first.said_on).date()
-    upto = [
-        n
-        for n, said in enumerate(burst)
-        if values.says_it_changed(first.sentence) and values.says_it_changed(said)
-    ] or [
-        n
-        for n, said in enumerate(burst[:BURST_VALUE])
-        if value_in(said, question.wanted, said_on=said_on)
-    ]
-    return " … ".join(burst[: upto[0] + 1] if upto else burst[:1])
-
-
-def corrected(candidates: list[Candidate], question: Question) -> list[tuple[Candidate, Candidate]]:
-    """A message read with the member's next one when that corrects it ("I'm taking her on the
-    2nd at 9:15" then "wait no, 9:45. I wrote it down wrong"): each sentence so corrected, and
-    the two read as one, where the value after the correction is the one that holds."""
-    if question.wanted not in VALUE_KINDS and question.wanted not in ("date", "place"):
-        return []
-    # Of each message, the sentence the correction is of: one that gives a value of the kind
-    # asked for, the one that covers the question most ("Tuesdays and Thursdays at 10:30 in the
-    # morning. The copay is $40 per visit.", asked which days).
-    said: dict[int, Candidate] = {}
-    for c in candidates:
-        if c.hit.memory.kind != Memory.Kind.SAID or c.hit.memory.message_id is None:
-            continue
-        mine = c.hit.memory.message_id
-        if mine not in said or _correctable(c, question) > _correctable(said[mine], question):
-            said[mine] = c
-    said_at = Message.objects.filter(pk__in=said).values_list("pk", "conversation_id", "position")
-    said_at = list(said_at)
-    # The member's next message: right after, or after the assistant's reply (a message right
-    # after another is that one's next, not the one before's).
-    wanted = {(conversation_id, position + 2): pk for pk, conversation_id, position in said_at}
-    wanted |= {(conversation_id, position + 1): pk for pk, conversation_id, position in said_at}
-    if not wanted:
-        return []
-    following = Message.objects.filter(
-        role=Message.Role.USER,
-        conversation_id__in={conversation_id for conversation_id, _ in wanted},
-        position__in={position for _, position in wanted},
-    ).values_list("conversation_id", "position", "content")
-    found = []
-    for conversation_id, position, content in sorted(following, key=lambda row: row[1]):
-        first = said.pop(wanted.get((conversation_id, position)), None)
-        text = " ".join(content.split())
-        if first is None or values.corrected_from(text) is None:
-            continue
-        joined = f"{first.sentence} … {text[:300]}"
-        terms = said_terms(joined) | first.terms  # with the question it replies to
-        read = replace(
-            first,
-            sentence=joined,
-            terms=terms,
-            around=first.around - terms,
-            before=first.before - terms,
-        )
-        found.append((first, read))
-    return found
-
-
-def _correctable(c: Candidate, question: Question) -> tuple[bool, float]:
-    return bool(value_of(c, question)), question.coverage(c.terms)
-
-
-def without_corrected(
-    candidates: list[Candidate], corrections: list[tuple[Candidate, Candidate]]
-) -> list[Candidate]:
-    """``candidates`` less each sentence a correction replaced, and less the facts kept of
-    such a sentence in the same conversation: "Tuesdays and Thursdays at 10:30", kept before the
-    next message said "I must correct what I just wrote … Tuesdays and FRIDAYS"."""
-    gone = {(said.hit.memory_id, said.sentence) for said, _ in corrections}
-    kept_of = {(said.hit.memory.conversation_id, _same(said.sentence)) for said, _ in corrections}
-    return [
-        c
-        for c in candidates
-        if (c.hit.memory_id, c.sentence) not in gone
-        and not (
-            c.hit.memory.kind == Memory.Kind.FACT
-            and (c.hit.memory.conversation_id, _same(c.sentence)) in kept_of
-        )
-    ]
-
-
 def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:
     """The member's own words for what ``best`` keeps, with what they said next, when a kept
     sentence was cut from them: "Rather petrol than diesel." is told in full as "rather petrol
@@ -582,13 +375,6 @@ def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:
         and content_terms(best.sentence) < content_terms(c.sentence)
     ]
     return min(told, key=lambda c: len(c.terms)) if told else best
-
-
-def _rest_of_message(candidate: Candidate) -> str:
-    """What the member said after ``candidate`` in the same message ("" when it ends it)."""
-    content = " ".join(candidate.hit.memory.content.split())
-    at = content.find(candidate.sentence)
-    return content[at + len(candidate.sentence) :].strip() if at >= 0 else ""
 
 
 def coverage_of(candidate: Candidate, question: Question) -> float:

@@ -17,7 +17,6 @@ from conversations.beyond_recall import LATER_RANK, said_later, struck_later
 from conversations.candidates import (
     SUBJECT_SHARE,
     Candidate,
-    continued,
     coverage_of,
     held_value,
     is_narrative,
@@ -26,6 +25,7 @@ from conversations.candidates import (
     value_of,
 )
 from conversations.questions import Question
+from conversations.said_next import continued
 from conversations.sentence_values import day_of_month, replaced_in, same_day
 from conversations.sums import amounts_in, asked_amounts
 from conversations.terms import content_terms, stem, words_of

@@ -15,12 +15,12 @@ from conversations.candidates import (
     MIN_COVERAGE,
     SUBJECT_SHARE,
     Candidate,
-    continued,
     coverage_of,
     share_of,
 )
 from conversations.nearness import clause_around, how_far, named_at, nearest_first
 from conversations.questions import Question
+from conversations.said_next import continued
 from conversations.sentence_values import counted_of, counts_said
 from conversations.sum_parts import (
     DIFFERENCE,

@@ -17,6 +17,7 @@ from conversations import (
     choices,
     kinds_asked,
     questions,
+    said_next,
     sentence_values,
     services,
     sums,
@@ -479,7 +480,7 @@ def test_the_rest_of_the_message_gives_the_sum_not_the_next_message(alice, index
     assert answer.text.startswith("£310")
     # Read on from "the garage rang about the van.": the rest of its message, not the next one.
     found = candidates.candidates_of(recall(alice, question, k=10).strong)
-    [read_on] = candidates.continued(found, questions.read_question(alice, question))
+    [read_on] = said_next.continued(found, questions.read_question(alice, question))
     assert read_on.sentence.endswith("… front brake discs and pads, £310")
 
 
@@ -1434,7 +1435,7 @@ def _read_on(owner, index, question: str, *lines: str) -> tuple:
     index(owner)
     named = Memory.everything.get(owner=owner, content=lines[0])
     asked = questions.read_question(owner, question)
-    [read] = candidates.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
+    [read] = said_next.continued(candidates.candidates_of([Hit(named.pk, named, 1.0, {})]), asked)
     return read, asked
 
 
@@ -1728,7 +1729,7 @@ def test_a_message_is_read_on_from_the_sentence_that_names_the_thing_asked(alice
 
     question = "what did the piano cost"
     found = candidates.candidates_of(recall(alice, question, k=10).strong)
-    read_on = candidates.continued(found, questions.read_question(alice, question))
+    read_on = said_next.continued(found, questions.read_question(alice, question))
 
     assert any(
         c.sentence.startswith("first, I bought the piano. …") and "$1,200" in c.sentence
