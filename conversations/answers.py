@@ -79,7 +79,7 @@ from talkingrock.text import sentences
 NO_MEMORY = "I don't have a memory of that."
 # The kinds of value whose absence from the best sentence means there is no answer: those a
 # sentence must state (candidates.VALUE_KINDS), and a name.
-_DECLINED_WITHOUT = {**VALUE_KINDS, "name": "name"}
+_DECLINED_WITHOUT = {**VALUE_KINDS, "name": "name", "called": "name"}
 
 # Scoring, set on the development households (bench/answers.py): coverage of the question's words
 # counts most; the kind of thing asked for, the rank recall gave and what the source is break
@@ -98,6 +98,7 @@ SAID_FIRST = frozenset(
         "date",
         "place",
         "name",
+        "called",
         "who",
         "which",
         "age",
@@ -168,7 +169,7 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
                 if time_only(candidate, question)
                 else 1.0
             )
-        elif question.wanted != "name":
+        elif question.wanted not in ("name", "called"):
             score *= WRONG_KIND_WEIGHT
     if question.options and picked(question.options, candidate.sentence):
         score += TYPE_WEIGHT  # "wood or vinyl??": a sentence that chose one answers it

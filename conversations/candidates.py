@@ -91,6 +91,10 @@ class Candidate:
     # the day of the plan an earlier word gave, which this later one may change: a day it says
     # without a month is read in that month ("hen moved … 23rd", of a hen do on 16 May)
     plan: date | None = None
+    # the words of what was said just before it, which it goes on about ("The vote has been
+    # moved. It is now the 21st"): they count as its own towards what it covers, but it names
+    # none of them ("its 1.2k all up", after a list of things, is no one thing's figure)
+    went_on: frozenset[str] = frozenset()
 
     @property
     def context(self) -> frozenset[str]:
@@ -245,18 +249,21 @@ def candidates_of(hits: list[Hit], *, rank_from: int = 0) -> list[Candidate]:
             # is the costume fitting for the nativity?" is about the fitting; the nativity is
             # said around it)
             terms |= content_terms(replies_to) - said_of.get(replies_to, frozenset())
+            went_on = frozenset()
             if before_it and goes_on(piece):
-                terms |= said_terms(before_it)  # about what the sentence before is about
+                went_on = said_terms(before_it) - terms  # what the sentence before is about
             elif before_it is None and corrects(piece):
                 # opening a message, of the turns before ("mon 4 may", then "wait no mon 11th")
-                terms |= turns_before.get(hit.memory_id, set())
+                went_on = frozenset(turns_before.get(hit.memory_id, set())) - terms
             around = by_conversation.get(hit.memory.conversation_id, set()) | _act_terms(hit)
             around = frozenset(around - terms)
             before = frozenset(turns_before.get(hit.memory_id, set()) - terms)
             if NEW_SUBJECT.match(piece):
                 # "fyi, our first month of hydro was $186": not of what was said around it
                 around = before = frozenset()
-            found.append(Candidate(piece, hit, rank, terms, around, before, replies_to))
+            found.append(
+                Candidate(piece, hit, rank, terms, around, before, replies_to, went_on=went_on)
+            )
     return [
         replace(c, rank=min(c.rank, ranks[key]))
         if c.hit.memory.kind == Memory.Kind.FACT
@@ -378,7 +385,7 @@ def in_full(best: Candidate, candidates: list[Candidate]) -> Candidate:
 
 
 def coverage_of(candidate: Candidate, question: Question) -> float:
-    return question.coverage(candidate.terms, candidate.context)
+    return question.coverage(candidate.terms | candidate.went_on, candidate.context)
 
 
 def value_of(candidate: Candidate, question: Question) -> str:

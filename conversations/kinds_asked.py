@@ -73,7 +73,7 @@ _ASKS = (
     # "what did the job come to in the end": a total asked for
     ("amount", re.compile(r"\b(?:put|listed|sell|sold|selling|go|went|going)\b(?:\s+[\w'’]+){0,4}?\s+(?:up\s+)?for(?:\s+(?:in the end|again|then|eventually))?\W*$|\b(?:come|comes|came) to\b(?=\s*(?:$|[?!.,]|in (?:the end|total|all)\b|all (?:in|up|told)\b|altogether\b|so far\b|now\b|(?:minus|less|after|once)\b))|\bhow much\b|\basking (?:for|from|price)\b|\bsalar(?:y|ies)\b|\bwages?\b|\bcost(?:s|ing)?\b|\bspen(?:d|ds|t|ding)\b|\bprice\b|\bpa(?:y|ys|ying|id)\b|\bowe[ds]?\b|\bbalance\b|\bquote[ds]?\b|\bquotations?\b|\bestimates?\b|\binvoices?\b|\bbudget\b|\bfees?\b|\brent\b|\bcharg(?:e|es|ed|ing)\b|\bbill\b|\bco-?pays?\b|\bpremiums?\b|\bdeductibles?\b|\bexcess\b|\bfares?\b|\btuition\b")),
     # "what was my closing date originally", "what's the due date"
-    ("date", re.compile(r"\bwhen\b|\bwhat (?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b|"
+    ("date", re.compile(r"\bwhen\b|\bwhat (?:[\w'’-]+ )?(?:date|day)s?\b|\bwhich (?:date|day)\b|\bhow long ago\b|"
                         r"^\W*what(?:['’]?s| is| was| are| were)\s+(?:[\w'’-]+\s+){0,3}?dates?\b")),
     ("place", re.compile(r"^\s*where\b|\bwhere(?:['’]?s| is| are| r| was| were| do| does| did| will| should| can)\b")),
     # who someone is: "who's teagan again", "who is dr fenn"; not "who's coming", "who's next"
@@ -158,6 +158,7 @@ FRAME_WORDS = {
     "time": frozenset({"time", "hour", "early", "late"}),
     "date": frozenset({"date", "day"}),
     "name": frozenset({"name", "called"}),
+    "called": frozenset({"name", "called", "calld", "named"}),
     # what says a preference, not what it is about: the sentence that answers may put it in
     # other words ("I can't stand DJs" for "did I want a DJ")
     "preference": frozenset(

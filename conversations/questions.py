@@ -383,6 +383,8 @@ def read_question(owner, question: str, *, asked_in_index: bool = False) -> Ques
     question = asked_part(question)
     text = normalise(question)
     wanted = asks_for(question)
+    if wanted == "name" and names_a_thing(text):
+        wanted = "called"  # "whats betos shop called again": a thing's name, not a person's
     text = _NOW_FRAME.sub(" ", text)
     if wanted not in _WHEN_KINDS:
         # "what's orla charging this year": the current value, not a thing said with "year".
@@ -506,6 +508,48 @@ def options_of(question: str) -> tuple[str, ...]:
     if any(o.split()[-1].lower() in _NO_OPTION or o.split()[-1].isdigit() for o in options):
         return ()
     return options
+
+
+# What a name question asks the name of: "what's our boat called", "the name of the hall for
+# Divya's function", "dr yip clinic name": the few words before "called" or "name", or after
+# "name of".
+_CALLED = re.compile(r"((?:[\w&'’-]+\s+){1,3})(?:(?:is|was|s)\s+)?(?:called|calld|named)\b", re.I)
+_NAME_OF = re.compile(
+    r"\bname\s+(?:of|a)\s+((?:(?!(?:for|at|in|on|that|who|which|we|i|again)\b)[\w'’-]+\s*){1,3})",
+    re.I,
+)
+_NAMED = re.compile(r"((?:[\w&'’-]+\s+){1,3})names?\b", re.I)
+# Words of a name question that say nothing of whose name it is.
+_NOT_WHOSE = frozenset("the a an that this full first last real actual proper again".split())
+_PRONOUNS = frozenset("his her their your my our its him them".split())
+_TITLE_WORDS = frozenset("dr mr mrs ms miss sir doctor señora senora señor senor doña dona".split())
+
+
+def names_a_thing(text: str) -> bool:
+    """Whether a question that asks a name asks a thing's (a boat, a shop, a hall, a clinic),
+    not a person's: the words it names the one asked of by hold no word for a person, no title
+    and no pronoun ("the banquet manager", "dr h's", "her" are people; "betos shop" is not)."""
+    found = _CALLED.search(text) or _NAME_OF.search(text) or _NAMED.search(text)
+    if not found:
+        return False
+    words = [re.sub(r"['’]s?$", "", w.lower()) for w in found.group(1).split()]
+    words = [w for w in words if w and w not in _NOT_WHOSE and w not in FILLER]
+    if not words:
+        return False
+    # the word that names it: the last before "called" or "name", the last after "name of"
+    head = len(words) - 1
+    if words[head] in _PRONOUNS | _TITLE_WORDS | PERSON_WORDS or stem(words[head]) in _PERSON_STEMS:
+        return False
+    if words[head].endswith(_WHO_DOES):
+        return False  # "the renal physician", "the planning officer": who does it
+    return not (head and words[head - 1] in _TITLE_WORDS)  # "dr h's name": Dr H
+
+
+_PERSON_STEMS = frozenset(stem(word) for word in PERSON_WORDS)
+# The endings of the words for someone by what they do: physician, therapist, officer,
+# instructor. (Some things end so too, a boiler, a printer: a name asked of one is read as a
+# person's, as before.)
+_WHO_DOES = ("ian", "ians", "ist", "ists", "er", "ers", "or", "ors")
 
 
 def _thing_asked(text: str, wanted: str | None) -> str:

@@ -9,6 +9,7 @@ import itertools
 import re
 from datetime import date, timedelta
 
+from conversations.names_given import named_as, thing_named
 from conversations.nearness import MESSAGE_CLAUSE_END, clause_around, nearest_first
 from conversations.terms import FILLER, content_terms, stem
 from talkingrock.language import (
@@ -72,6 +73,8 @@ def value_in(
         ]
         found_people = nearest_first(people, sentence, about)
         return found_people[0][1] if found_people else named_as(sentence, about)
+    if kind == "called":
+        return thing_named(sentence, about)  # "whats betos shop called": a thing's name
     if kind == "preference":
         return prefers(sentence)
     if kind in MEASURES:
@@ -281,38 +284,12 @@ def _number_of(sentence: str, about: frozenset[str]) -> str:
     return ""
 
 
-# A name given as one: "racing name sandgate mischief", "his name's walt", "it's called
-# Rosebank". The words after it, up to one that is no part of a name (see named_as).
-_NAMED_AS = re.compile(
-    r"\b(?:name|called)\b(?:\s+(?:is|was)\b|['’]s\b)?[:\s]+([^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,3})"
-)
-
-
-def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
-    """The name ``sentence`` gives something in so many words ("racing name sandgate mischief
-    lol" → "sandgate mischief"): the words after "name" or "called", up to the first that is
-    no part of a name ("lol", "he", "but"); not one the question is ``about`` ("call name
-    pretzel", asked for Pretzel's racing name); "" when there is none."""
-    for m in _NAMED_AS.finditer(sentence):
-        name = []
-        words = m.group(1).split()
-        if len(words) > 1 and words[0].lower() in ("the", "a", "an"):
-            words = words[1:]  # "called the Kingfisher Lass"
-        for word in words:
-            if word.lower() in FILLER or normalise(word).strip() == "":
-                break
-            name.append(word)
-        if name and not {stem(word.lower()) for word in name} & about:
-            return " ".join(name)
-    return ""
-
-
 def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
     """The value of the kind asked for that ``sentence`` says no longer holds: in plain words
     ("it's the 24th at 9:40 now, not the 10th": Friday 10 April 2026), or in the member's own
     when it is a bare figure that takes its measure from the value it gave way to ("maybe 18
     months total not 22": 22); "" when it says none."""
-    if kind in (None, "name", "preference"):
+    if kind in (None, "name", "called", "preference"):
         return ""
     for start in values.strikes(sentence):
         clause = MESSAGE_CLAUSE_END.split(sentence[start:], maxsplit=1)[0]

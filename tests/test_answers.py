@@ -27,6 +27,7 @@ from conversations.models import Conversation, Message
 from memories import evidence
 from memories.models import Act, Memory
 from memories.recall import Hit, recall
+from talkingrock.language.offline.lexicon import normalise
 from talkingrock.language.spoken import ordinal, spoken
 
 NOW = timezone.now()
@@ -662,6 +663,7 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         # a date asked for by name; people counted, however "how much" puts it
         ("what was my closing date originally, before the sellers pushed it?", "what was my closing date originally, before the sellers pushed it?", "date"),
         ("what's the due date again", "what's the due date again", "date"),
+        ("what start date had he first given us?", "what start date had he first given us?", "date"),
         ("what was the update from the school", "what was the update from the school", None),
         ("how much people is she cooking for now", "how much people is she cooking for now", "count"),
         # a question word of another tongue, and advice asked in it
@@ -1080,7 +1082,7 @@ def test_a_message_that_opens_by_correcting_is_about_the_message_before(alice, i
     [correcting, *_] = candidates.candidates_of([Hit(said.pk, said, 1.0, {})])
 
     assert correcting.sentence == "wait no mon 11th."
-    assert {"sipho", "start"} <= correcting.terms
+    assert {"sipho", "start"} <= correcting.went_on
 
 
 def test_what_is_said_next_is_read_only_up_to_where_it_opens_another_subject(alice, index):
@@ -1152,6 +1154,45 @@ def test_words_that_ask_for_the_value_now_are_no_words_to_look_for(alice, kitche
     assert set(questions.read_question(alice, question).weights) == {"tabl", "book"}
 
 
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        ("whats betos shop called again", True),
+        ("What's our boat called again?", True),
+        ("kindly tell me the name of the hall for Divya's function", True),
+        ("dr yip clinic name hai mud ah?", True),
+        ("whats the gas guys name again", False),
+        ("whats dr h's actual name?", False),
+        ("What is the name of Ma's renal physician?", False),
+        ("What's the name of the planning officer at the council?", False),
+        ("What is the name of the banquet manager at Kam Fung?", False),
+        ("what's his name again", False),
+        ("what's the name of the señora that did the alterations", False),
+    ],
+)
+def test_a_name_question_asks_a_things_name_or_a_persons(question, thing):
+    text = normalise(questions.asked_part(question))
+    assert questions.names_a_thing(text) is thing
+    assert kinds_asked.asks_for(questions.asked_part(question)) == "name"
+
+
+def test_a_things_name_is_the_name_of_a_thing_not_of_a_person_beside_it(alice, index):
+    """ "whats betos shop called": the shop, not Beto."""
+    _said_in_a_conversation(
+        alice,
+        NOW - timedelta(days=50),
+        "truck slipping gears again, took it to betos garage, Beto at Cantu Transmission on "
+        "Nogalitos",
+        "beto called tues, says 2200 for the rebuild",
+        apart=timedelta(minutes=2),
+    )
+    index(alice)
+
+    answer = ask(alice, "whats betos garage called again")
+
+    assert answer.text.startswith("Cantu Transmission"), answer.text
+
+
 def test_a_question_word_with_an_s_is_not_a_word_to_look_for(alice, kitchen):
     asked = questions.read_question(alice, "where's the oak butcher block again")
 
@@ -1210,8 +1251,8 @@ def test_the_verb_an_amount_is_asked_by_is_not_a_word_to_look_for(alice, kitchen
         # what a seller was asking is a price
         ("what was keith asking for the fabia", "amount", {"ask"}),
         ("whats their asking price on the van", "amount", {"ask"}),
-        # "calld" is "called": a name is asked for
-        ("whats the fence company calld again", "name", {"calld", "call"}),
+        # "calld" is "called": a name is asked for, a thing's
+        ("whats the fence company calld again", "called", {"calld", "call"}),
         # but "called" as rang asks for no name
         ("the garage calld to confirm. wood or vinyl??", None, set()),
     ],

@@ -597,6 +597,23 @@ def test_a_thing_counted_after_at_is_the_count():
     )
 
 
+@pytest.mark.parametrize(
+    ("said", "about", "name"),
+    [
+        # in so many words, else what the parser names, a business or a building before a person
+        ("it's called Rosebank, the one by the station", {"hous"}, "Rosebank"),
+        ("booked hanif at H&A Autos on thornton road for friday", {"hanif", "garag"}, "H&A Autos"),
+        ("Sunday 17th May, at Sri Rama Kalyana Mantapa in Hanumanthanagar.", {"hall"}, "Sri Rama Kalyana Mantapa"),
+        ("we went with Eikenlaan Studios in the end, 610 a month", {"hous"}, "Eikenlaan Studios"),
+        # nothing named: no name; nor one that names what is asked about
+        ("the fence guy came round tuesday", {"fenc"}, ""),
+        ("Sent Ryan to tekong last tues.", {"ryan", "sergeant"}, ""),
+    ],
+)  # fmt: skip
+def test_the_name_a_sentence_gives_a_thing(said, about, name):
+    assert sentence_values.value_in(said, "called", said_on=SAID_ON, about=frozenset(about)) == name
+
+
 def test_its_before_a_thing_is_whose_not_it_is():
     """ "failed its mot on 30 december", said in June: what happened, last December."""
     said = "the car failed its mot on 30 december"
