@@ -19,7 +19,9 @@ _NAMED_AS = re.compile(
 )
 
 
-# "called" as rang: "beto called tues", "the garage called me back".
+# "called" as rang: "beto called tues", "the garage called me back"; not said after "is" or
+# "was" ("the boat is called Sunday Best"), nor of "name".
+_PASSIVE = re.compile(r"\b(?:is|was|are|were|be|been|being|it['’]?s|['’]s)\s*$", re.I)
 _RANG = re.compile(
     rf"(?:{WD}|me|him|her|us|them|you|back|about|round|in|by|today|yesterday|tonight|to|this)\b",
     re.I,
@@ -32,7 +34,8 @@ def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
     no part of a name ("lol", "he", "but"); not one the question is ``about`` ("call name
     pretzel", asked for Pretzel's racing name); "" when there is none."""
     for m in _NAMED_AS.finditer(sentence):
-        if _RANG.match(m.group(1)):
+        rang = m[0].lower().startswith("called") and not _PASSIVE.search(sentence[: m.start()])
+        if rang and _RANG.match(m.group(1)):
             continue  # "beto called tues": rang, not named
         name = []
         words = m.group(1).split()
@@ -47,8 +50,9 @@ def named_as(sentence: str, about: frozenset[str] = frozenset()) -> str:
     return ""
 
 
-# What the parser names that is no name: a day, a time, a sum, a count.
-_NOT_A_NAME = frozenset("DATE TIME MONEY QUANTITY CARDINAL ORDINAL PERCENT".split())
+# What the parser names that is no thing's name: a day, a time, a sum, a count, a people or a
+# language ("that Chinese restaurant", "the Polish shop").
+_NOT_A_NAME = frozenset("DATE TIME MONEY QUANTITY CARDINAL ORDINAL PERCENT NORP LANGUAGE".split())
 
 
 def thing_named(sentence: str, about: frozenset[str] = frozenset()) -> str:

@@ -174,10 +174,18 @@ def _without_run_on(question: str) -> str:
         ):
             # whose the one asking is ("… for the extension now Tariq's brother is asking")
             whose = _WHOSE_LAST.search(before)
-            return before[: whose.start()] if whose and len(words) > 3 else before
+            if (
+                whose
+                and len(words) > 3
+                and not _ENDS_ON_PREPOSITION.search(before[: whose.start()])
+            ):
+                return before[: whose.start()]
+            return before
     return question
 
 
+# Whose the one asking is, said last ("… Tariq's brother is asking"); not a place said after its
+# preposition ("what time do we need to be at Sam's my wife is asking").
 _WHOSE_LAST = re.compile(r"\s+[\w]+['’]s\s*$")
 
 
@@ -513,12 +521,14 @@ def options_of(question: str) -> tuple[str, ...]:
 # What a name question asks the name of: "what's our boat called", "the name of the hall for
 # Divya's function", "dr yip clinic name": the few words before "called" or "name", or after
 # "name of".
-_CALLED = re.compile(r"((?:[\w&'’-]+\s+){1,3})(?:(?:is|was|s)\s+)?(?:called|calld|named)\b", re.I)
+_CALLED = re.compile(
+    r"(?<![\w&'’-])((?:[\w&'’-]+\s+){1,3})(?:(?:is|was|s)\s+)?(?:called|calld|named)\b", re.I
+)
 _NAME_OF = re.compile(
     r"\bname\s+(?:of|a)\s+((?:(?!(?:for|at|in|on|that|who|which|we|i|again)\b)[\w'’-]+\s*){1,3})",
     re.I,
 )
-_NAMED = re.compile(r"((?:[\w&'’-]+\s+){1,3})names?\b", re.I)
+_NAMED = re.compile(r"(?<![\w&'’-])((?:[\w&'’-]+\s+){1,3})names?\b", re.I)
 # Words of a name question that say nothing of whose name it is.
 _NOT_WHOSE = frozenset("the a an that this full first last real actual proper again".split())
 _PRONOUNS = frozenset("his her their your my our its him them".split())
@@ -527,8 +537,10 @@ _TITLE_WORDS = frozenset("dr mr mrs ms miss sir doctor señora senora señor sen
 
 def names_a_thing(text: str) -> bool:
     """Whether a question that asks a name asks a thing's (a boat, a shop, a hall, a clinic),
-    not a person's: the words it names the one asked of by hold no word for a person, no title
-    and no pronoun ("the banquet manager", "dr h's", "her" are people; "betos shop" is not)."""
+    not a person's: the word it names the one asked of by (the last before "called" or "name",
+    the last after "name of") is no word for a person, no pronoun, no title and has no title
+    just before it ("the banquet manager", "dr h's", "her" are people; "betos shop" and "dr yip
+    clinic" are not)."""
     found = _CALLED.search(text) or _NAME_OF.search(text) or _NAMED.search(text)
     if not found:
         return False

@@ -684,6 +684,10 @@ def test_a_total_is_the_last_count_said_at_the_price_each(alice, index):
         ("mochi vet $$ this yr total gei dor?", "mochi vet $$ this yr total gei dor?", "amount"),
         ("dr yip clinic name hai mud ah?", "dr yip clinic name hai mud ah?", "name"),
         ("bin go sent the photos", "bin go sent the photos", "name"),
+        # a bin that goes out is no "who"
+        ("when does the green bin go out", "when does the green bin go out", "date"),
+        # a place named by whose it is, said before who is asking, stays
+        ("what time do we need to be at Sam's my wife is asking", "what time do we need to be at Sam's", "time"),
         ("gei si is the handover", "gei si is the handover", "date"),
         ("she say wi fi grab it fi go back in October wah yuh think", "she say wi fi grab it fi go back in October wah yuh think", "preference"),
     ],

@@ -10,6 +10,7 @@ import pytest
 
 from conversations import candidates, sentence_values, terms
 from talkingrock.language import amounts, dates, names, places, spoken, tense, values
+from talkingrock.language.offline.lexicon import normalise
 
 SAID_ON = date(2026, 6, 3)
 
@@ -569,6 +570,9 @@ def test_a_verb_finds_the_noun_made_of_it(words, derived):
         ("im taking her on the 2nd, it went well last time", "2nd", "future"),
         # "'s" said with the date is "is", after a past word for another thing
         ("craig rang this morning the install's now the twenty second", "twenty", "future"),
+        # whose place it is, after "to" or "at", is no "is"
+        ("we went to mum's on the 3rd", "the 3rd", "past"),
+        ("we had dinner at nan's on sunday", "sunday", "past"),
     ],
 )
 def test_a_date_with_no_verb_before_it_is_read_by_the_verb_after_it(said, date_word, lean):
@@ -583,6 +587,10 @@ def test_a_date_with_no_verb_before_it_is_read_by_the_verb_after_it(said, date_w
         ("meet at ten sharp", 10),
         ("pickup at 3 thurs", 15),
         ("see you at ten this morning", 10),
+        # said to whoever reads it, or a contraction without its apostrophe: an hour
+        ("dinner at 8 guys", 20),
+        ("kickoff at 3 lads", 15),
+        ("pub from two till four thats the plan", 14),
     ],
 )
 def test_a_number_after_at_that_counts_a_thing_is_no_hour(said, hour):
@@ -605,6 +613,11 @@ def test_a_thing_counted_after_at_is_the_count():
         ("booked hanif at H&A Autos on thornton road for friday", {"hanif", "garag"}, "H&A Autos"),
         ("Sunday 17th May, at Sri Rama Kalyana Mantapa in Hanumanthanagar.", {"hall"}, "Sri Rama Kalyana Mantapa"),
         ("we went with Eikenlaan Studios in the end, 610 a month", {"hous"}, "Eikenlaan Studios"),
+        # a people or a language is no thing's name
+        ("took mum to that Chinese restaurant by the station, Golden Dragon", {"restaur"}, "Golden Dragon"),
+        # "called" after "is" names, whatever word the name starts with; "called" alone rang
+        ("the boat is called Sunday Best", {"boat"}, "Sunday Best"),
+        ("beto called tues about the truck", {"beto", "shop"}, ""),
         # nothing named: no name; nor one that names what is asked about
         ("the fence guy came round tuesday", {"fenc"}, ""),
         ("Sent Ryan to tekong last tues.", {"ryan", "sergeant"}, ""),
@@ -954,6 +967,7 @@ def test_who_someone_is_said_before_their_name_is_not_their_name(said, people):
         # with what a hyphen joins to it, as written
         ("The banquet manager is a Ms Ho Mei-kuen, who was most helpful.", {"manager"}, "Ms Ho Mei-kuen"),
         ("my mother saw Dr Kwok Ka-lok on Tuesday", {"mother"}, "Dr Kwok Ka-lok"),
+        ("Please send the forms to Ms Mei-kuen Ho by Friday.", {"form"}, "Ms Mei-kuen Ho"),
         # one named only as whose relation it is, is not who is asked for
         ("Dennis's mother, our Mama, was admitted at Mercy Heights on Monday", {"doctor", "treat"}, ""),
         ("Kenzie's counselor is Mrs Hale", {"counselor"}, "Mrs Hale"),
@@ -972,3 +986,17 @@ def test_the_name_asked_for_is_the_one_named_not_whose_they_are(said, about, nam
 )
 def test_every_month_is_a_period_as_a_month_is(said, shown):
     assert [a.said() for a in amounts.find(said)] == shown
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("bin go sent the photos", "who sent the photos"),
+        ("bin go?", "who?"),
+        # a bin that goes: after a determiner, or before where it goes
+        ("when does the green bin go out", "when does the green bin go out"),
+        ("did our bin go missing", "did our bin go missing"),
+    ],
+)
+def test_cantonese_who_is_no_bin_that_goes(said, read):
+    assert normalise(said) == read

@@ -35,10 +35,14 @@ _TIME_CLOCK = re.compile(
 # What a number after "at" or "by" counts when it is no hour: "by 5 September", "at 40 quid".
 # Or any other thing counted in the plural ("we are now at ten tables"): a word of four letters
 # or more ending in "s" that is not one of the few such words said after an hour ("at 7 tues",
-# "at ten this morning", "at 8 downstairs").
+# "at ten this morning", "at 8 downstairs"): the function words and the words said to whoever
+# reads it ("dinner at 8 guys", "see you at 7 cheers"), and contractions typed without their
+# apostrophe ("two till four thats the plan").
 _SAID_AFTER_AN_HOUR = (
     r"this|thus|tues|weds|thurs|does|plus|less|unless|always|sometimes|mornings|afternoons|"
-    r"evenings|nights|thanks|towards|afterwards|downstairs|upstairs|indoors|outdoors|besides"
+    r"evenings|nights|thanks|cheers|towards|afterwards|downstairs|upstairs|indoors|outdoors|"
+    r"besides|guys|lads|folks|girls|boys|ladies|mates|peeps|everyones|thats|whats|lets|heres|"
+    r"theres|wheres|hows|whos|shes|yours|ours|theirs|hers"
 )
 _NOT_AN_HOUR = (
     r"%|k\b|grand|quid|pounds|dollars|euros|mins?\b|minutes|hours?|hrs?\b|days?|weeks?|months?|"

@@ -346,7 +346,7 @@ def _titled(token) -> tuple[str, str, int] | None:
     name, words = _hyphened(following)
     after = token.doc[following.i + words] if following.i + words < len(token.doc) else None
     if (
-        name.istitle()
+        name.split("-")[0].istitle()  # "Mei-kuen Ho": the first of what a hyphen joins
         and after is not None
         and after.text.isalpha()
         and after.text.istitle()

@@ -38,11 +38,13 @@ def lean_of(text: str, at: int | None = None) -> str:
         for place, word in reversed(list(enumerate(before))):
             if word == "its" and set(before[place + 1 :]) - _LINKING:
                 continue  # "failed its mot on 30 december": whose, not "it's"
-            if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
+            if _past(word):
                 return "past"
             if word.endswith("ing") and place and before[place - 1] in _DETERMINERS:
                 continue  # a thing, not a doing: "the wedding on the 3rd"
             if word.endswith(("'s", "’s")) and not set(before[place + 1 :]) - _LINKING:
+                if place and before[place - 1] in _TO_A_PLACE:
+                    continue  # a place, whose it is: "we went to mum's on the 3rd"
                 return "future"  # "is", said with its date: "the install's now the 22nd"
             if word.endswith("ing") or word in _AHEAD_WORDS:
                 return "future"
@@ -53,11 +55,16 @@ def lean_of(text: str, at: int | None = None) -> str:
         # No verb before it: the verb just after it ("the operation on the third went fine",
         # "the wedding on sat was lovely", "dinner on the 3rd is booked").
         for word in _words_after(low, at):
-            if word in _PAST_FORMS or (_ED.fullmatch(word) and word not in _NOT_PAST_ED):
+            if _past(word):
                 return "past"
-            if word in _AHEAD_WORDS or word in ("will", "'ll"):
+            if word in _AHEAD_WORDS:
                 return "future"
     return _lean_of_the_whole(low)
+
+
+def _past(word: str) -> bool:
+    """Whether ``word`` is a past form ("came", "picked")."""
+    return word in _PAST_FORMS or bool(_ED.fullmatch(word) and word not in _NOT_PAST_ED)
 
 
 _AFTER = 5  # words read after a date for its verb: the date's own few, then the verb
@@ -123,3 +130,5 @@ _AHEAD_WORDS = frozenset("will 'll shall going gonna is are am 'm 're 's its due
 _SENTENCE_END = re.compile(r"[.!?…]+\s")
 # Words that may stand between "it's" and its date ("its on the 3rd", "its aug 8").
 _LINKING = frozenset("on the at for in now".split())
+# Words before a place named by whose it is ("to mum's", "at nan's").
+_TO_A_PLACE = frozenset("to at from round around by near into over".split())

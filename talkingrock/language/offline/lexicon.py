@@ -235,7 +235,8 @@ CONTRACTIONS = {
 _WORD = re.compile(r"(?<![\w/&])([\w/&]+)(?![\w/&])")
 # Cantonese question words as Hong Kong families type them into English ("total gei dor?",
 # "clinic name hai mud ah?", "bin go sent it"): two words each, read as one. Not "bin do",
-# which English says ("is it the green bin do you think").
+# which English says ("is it the green bin do you think"), nor "bin go" where it is a bin that
+# goes (``_BIN_AFTER``, ``_BIN_GOES``).
 _CANTONESE = {
     "gei dor": "how much",
     "gei do": "how much",
@@ -252,6 +253,26 @@ _CANTONESE_ASKS = re.compile(
     rf"\b({'|'.join(sorted((re.escape(k) for k in _CANTONESE), key=len, reverse=True))})\b",
     re.I,
 )
+# "when does the green bin go out", "did our bin go missing": a bin, after a determiner (and
+# what describes it), or before where or how it goes.
+_BIN_AFTER = re.compile(
+    r"\b(?:the|a|our|my|your|their|his|her|this|that|which|each|every)\s+(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+_BIN_GOES = re.compile(
+    r"\s+(?:out|in|back|on|off|up|down|round|away|to|missing|collected|early|late)\b", re.I
+)
+
+
+def _cantonese(m: re.Match) -> str:
+    said = " ".join(m[1].lower().split())
+    if said == "bin go" and (
+        _BIN_AFTER.search(m.string[max(0, m.start() - 60) : m.start()])
+        or _BIN_GOES.match(m.string, m.end())
+    ):
+        return m[0]
+    return _CANTONESE[said]
+
 
 _W_WITH = re.compile(
     r"\bw\s+(?=(?:the|a|an|my|our|his|her|their|your|him|them|us|me|it)\b)|"
@@ -356,7 +377,7 @@ def normalise(text: str) -> str:
     text = _GRAND.sub(lambda m: _thousands(m[1], m[2]), text)
     text = _LIKE_AMOUNT.sub("about ", text)
     text = _W_WITH.sub("with ", text)
-    text = _CANTONESE_ASKS.sub(lambda m: _CANTONESE[" ".join(m[1].lower().split())], text)
+    text = _CANTONESE_ASKS.sub(_cantonese, text)
     text = _in_context(text)
     text = _WORD.sub(_rewrite_word, text)
     # Dropped fillers leave doubled spaces and stray commas behind.
