@@ -36,23 +36,6 @@ from household_recall import HOUSEHOLDS, asked_at, lived, setup
 
 SEED = 7
 KINDS = ("fact", "memory", "said", "reply", "narrative")
-WANTED = (
-    "amount",
-    "date",
-    "time",
-    "schedule",
-    "duration",
-    "count",
-    "number",
-    "rate",
-    "name",
-    "called",
-    "place",
-    "who",
-    "which",
-    "preference",
-    "",
-)
 
 
 def features(candidate, asked, count: int, today, newest, oldest) -> list[float]:
@@ -60,6 +43,7 @@ def features(candidate, asked, count: int, today, newest, oldest) -> list[float]
     from conversations import answers as engine
     from conversations.candidates import coverage_of, is_narrative, time_only, told_only, value_of
     from conversations.choices import picked
+    from conversations.kinds_asked import KINDS as WANTED
 
     memory = candidate.hit.memory
     kind = "narrative" if is_narrative(memory) else str(memory.kind).lower()
@@ -82,7 +66,7 @@ def features(candidate, asked, count: int, today, newest, oldest) -> list[float]
         engine._score(candidate, asked, count),
     ]
     row += [float(kind == k) for k in KINDS]
-    row += [float((asked.wanted or "") == w) for w in WANTED]
+    row += [float(asked.wanted == w) for w in WANTED] + [float(asked.wanted is None)]
     return row
 
 

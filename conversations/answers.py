@@ -55,6 +55,7 @@ from conversations.candidates import (
 )
 from conversations.choices import picked
 from conversations.current import current_and_before, day_of, same_value, struck_in, value_kind
+from conversations.kinds_asked import NAMES
 from conversations.questions import GREETINGS, Question, read_question
 from conversations.said_next import continued, corrected, without_corrected
 from conversations.sentence_values import value_in
@@ -169,7 +170,7 @@ def _score(candidate: Candidate, question: Question, count: int) -> float:
                 if time_only(candidate, question)
                 else 1.0
             )
-        elif question.wanted not in ("name", "called"):
+        elif question.wanted not in NAMES:
             score *= WRONG_KIND_WEIGHT
     if question.options and picked(question.options, candidate.sentence):
         score += TYPE_WEIGHT  # "wood or vinyl??": a sentence that chose one answers it

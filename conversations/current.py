@@ -24,6 +24,7 @@ from conversations.candidates import (
     time_only,
     value_of,
 )
+from conversations.kinds_asked import NAMES
 from conversations.questions import Question
 from conversations.said_next import continued
 from conversations.sentence_values import day_of_month, replaced_in, same_day
@@ -222,7 +223,7 @@ def current_and_before(
     the day asked, after which no day is one something happened on."""
     if question.options and not question.wanted:
         return _choice_now(best, scored, question)
-    if question.wanted not in ("name", "called") and not value_of(best, question):
+    if question.wanted not in NAMES and not value_of(best, question):
         return best, None  # no value, so none that a later one replaced
     subject = {t for t in question.weights if question.covers(t, best.terms)}
     striking: list[Candidate] = []

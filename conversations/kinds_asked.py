@@ -53,6 +53,9 @@ def is_question(text: str) -> bool:
 # "which bin goes out"; not "which of the quotes", "which one".
 WHICH = re.compile(r"\bwhich\s+(?!(?:one|ones|of|is|was|are|were|do|does|did)\b)([a-z]+)\b")
 # Each kind of value a question can ask for, and how it is asked.
+# The kinds that ask a name: a person's ("who's our accompanist", "the banquet lady's name") and
+# a thing's ("whats betos shop called", read so by questions.names_a_thing).
+NAMES = frozenset({"name", "called"})
 _ASKS = (
     ("schedule", re.compile(r"\bhow often\b|\b(?:what|which) (?:days|nights|evenings|mornings|weekends)\b")),
     ("time", re.compile(r"\bwhat\s?(?:r\s)?time\b|\bwhat hour\b|\bhow early\b|\bhow late\b")),
@@ -93,6 +96,9 @@ _ASKS = (
         r"\bcalled\b(?!\s+(?:to|me|him|her|us|them|you|back|about|round|in|by|today|yesterday)\b)")),
     ("which", WHICH),
 )  # fmt: skip
+# Every kind a question may ask: those above, a thing's name (questions.read_question) and a
+# preference.
+KINDS = (*dict.fromkeys(kind for kind, _ in _ASKS), "called", "preference")
 
 
 # The words that only say what kind of value is asked for ("how LONG is the drive"): no
@@ -216,9 +222,9 @@ _IN_THE_END = re.compile(r"\bwhen all(?:\s+(?:was|is)|['’]s)?\s+said and done\
 
 
 def asks_for(question: str) -> str | None:
-    """The kind of value that answers: "preference", "schedule", "time", "duration", "count",
-    "number", "amount", "date", "place" or "name" (None: any sentence that covers the question, and a
-    yes-or-no question)."""
+    """The kind of value that answers, one of ``KINDS`` ("called" aside, which read_question
+    tells from "name"); None: any sentence that covers the question, and a yes-or-no
+    question."""
     text = _IN_THE_END.sub("in the end", normalise(question).lower())
     if _ADVICE_LAST.search(text):
         return "preference"

@@ -533,6 +533,11 @@ _NAMED = re.compile(r"(?<![\w&'’-])((?:[\w&'’-]+\s+){1,3})names?\b", re.I)
 _NOT_WHOSE = frozenset("the a an that this full first last real actual proper again".split())
 _PRONOUNS = frozenset("his her their your my our its him them".split())
 _TITLE_WORDS = frozenset("dr mr mrs ms miss sir doctor señora senora señor senor doña dona".split())
+_PERSON_STEMS = frozenset(stem(word) for word in PERSON_WORDS)
+# The endings of the words for someone by what they do: physician, therapist, officer,
+# instructor. (Some things end so too, a boiler, a printer: a name asked of one is read as a
+# person's, as before.)
+_WHO_DOES = ("ian", "ians", "ist", "ists", "er", "ers", "or", "ors")
 
 
 def names_a_thing(text: str) -> bool:
@@ -549,19 +554,12 @@ def names_a_thing(text: str) -> bool:
     if not words:
         return False
     # the word that names it: the last before "called" or "name", the last after "name of"
-    head = len(words) - 1
-    if words[head] in _PRONOUNS | _TITLE_WORDS | PERSON_WORDS or stem(words[head]) in _PERSON_STEMS:
+    *before, head = words
+    if head in _PRONOUNS | _TITLE_WORDS | PERSON_WORDS or stem(head) in _PERSON_STEMS:
         return False
-    if words[head].endswith(_WHO_DOES):
+    if head.endswith(_WHO_DOES):
         return False  # "the renal physician", "the planning officer": who does it
-    return not (head and words[head - 1] in _TITLE_WORDS)  # "dr h's name": Dr H
-
-
-_PERSON_STEMS = frozenset(stem(word) for word in PERSON_WORDS)
-# The endings of the words for someone by what they do: physician, therapist, officer,
-# instructor. (Some things end so too, a boiler, a printer: a name asked of one is read as a
-# person's, as before.)
-_WHO_DOES = ("ian", "ians", "ist", "ists", "er", "ers", "or", "ors")
+    return not (before and before[-1] in _TITLE_WORDS)  # "dr h's name": Dr H
 
 
 def _thing_asked(text: str, wanted: str | None) -> str:

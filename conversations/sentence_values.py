@@ -9,6 +9,7 @@ import itertools
 import re
 from datetime import date, timedelta
 
+from conversations.kinds_asked import NAMES
 from conversations.names_given import named_as, thing_named
 from conversations.nearness import MESSAGE_CLAUSE_END, clause_around, nearest_first
 from conversations.terms import FILLER, content_terms, stem
@@ -289,7 +290,7 @@ def replaced_in(sentence: str, kind: str | None, *, said_on: date) -> str:
     ("it's the 24th at 9:40 now, not the 10th": Friday 10 April 2026), or in the member's own
     when it is a bare figure that takes its measure from the value it gave way to ("maybe 18
     months total not 22": 22); "" when it says none."""
-    if kind in (None, "name", "called", "preference"):
+    if kind is None or kind in NAMES or kind == "preference":
         return ""
     for start in values.strikes(sentence):
         clause = MESSAGE_CLAUSE_END.split(sentence[start:], maxsplit=1)[0]
