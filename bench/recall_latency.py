@@ -30,8 +30,11 @@ Without it, this process stores a batch and then indexes it itself, one after th
 Then ``--queries`` questions in the household's own words (appointments, people, decisions,
 places, with and without a time phrase) are asked of the largest member (40 % of all memories)
 through ``recall(member, question, k=10)`` (``--k``: the chat asks 60), the query embedding
-included, after a warm-up of 20. It prints p50/p95/p99/max, and the share of time of each step
-for the median query.
+included, after the warm-up a web worker does when it starts (``talkingrock/warmup.py``) and 20
+questions more. It prints p50/p95/p99/max, and the share of time of each step
+for the median query. It opens with the machine: its cores, the processor flags the model's
+speed depends on, and the model's own rate on one thread (``bench/timing.py``), so that figures
+taken on different days can be told apart from a change of machine.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from synthetic_household import (  # noqa: E402 - the shared synthetic household
     PLACES,
     Corpus,
 )
+from timing import model_rate, processor_features  # noqa: E402 - bench's measurement helpers
 
 BATCH = 1000
 WORKER_START = 120  # seconds a worker may take to report itself alive
@@ -273,12 +277,12 @@ def measure(count: int, seed: int, k: int = 10) -> dict:
     from memories.recall import order as order_module
     from memories.recall import ranker as ranker_module
     from memories.recall import steps as step_module
-    from talkingrock import embeddings
+    from talkingrock import embeddings, warmup
     from talkingrock.language import dates
 
     member = get_user_model().objects.get(username=MEMBERS[0])
     asked = questions(count + 20, seed)
-    embeddings.embed(["warm up the model"])
+    warmup.warm()  # as each web worker starts: the models, then what is loaded frozen
     for question in asked[:20]:
         recall_module.recall(member, question, k=k)
 
@@ -408,6 +412,13 @@ def main(argv=None) -> int:
             from django.conf import settings
 
             settings.TALKINGROCK_RECALL["ranker"] = False
+        # The machine first: the same code measured twice as fast on a newer processor.
+        print(
+            f"machine: {os.cpu_count()} cores, {processor_features()}; the embedding model "
+            f"encodes {model_rate():,.0f} texts/s on one thread (load average "
+            f"{os.getloadavg()[0]:.2f})",
+            flush=True,
+        )
         if not args.reuse:
             facts = ingest(args.child, args.seed, with_worker=args.worker)
             print(

@@ -71,5 +71,46 @@ def machine_facts() -> dict:
     }
 
 
+# A fixed text for the model's rate: ordinary household length (about 110 characters, the
+# synthetic memories' mean), the same every run, so rates from different days compare.
+CALIBRATION_TEXT = (
+    "Maya has a dentist appointment with Dr Novak at the Southbank clinic on Tuesday at 10:30, "
+    "bring the insurance card."
+)
+
+
+def model_rate(texts: int = 512) -> float:
+    """Texts a second the embedding model encodes on this process's one thread, batched as
+    indexing batches them: the machine's speed at the work that bounds ingest, printed beside
+    ingest and latency figures because the same code measured 2× apart on two machines of the
+    same name (docs/benchmarks.md, twenty-ninth round). Needs Django set up; warms the model."""
+    from talkingrock import embeddings
+
+    batch = [f"{CALIBRATION_TEXT} ({number})" for number in range(texts)]
+    embeddings.embed(batch[:32])
+    start = time.perf_counter()
+    embeddings.embed(batch)
+    return texts / (time.perf_counter() - start)
+
+
+def processor_features() -> str:
+    """The processor flags that decide the model's speed here: bfloat16 products, 512-bit
+    vectors, and ``avx512_vp2intersect`` (which, among AMD's processors, only Zen 5 reports)."""
+    wanted = ("avx512f", "avx512_bf16", "amx_bf16", "avx512_vp2intersect")
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return "unknown"
+    flags = next(
+        (
+            set(line.split(":", 1)[1].split())
+            for line in text.splitlines()
+            if line.startswith("flags")
+        ),
+        set(),
+    )
+    return " ".join(flag for flag in wanted if flag in flags) or "none of " + ", ".join(wanted)
+
+
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
