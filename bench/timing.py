@@ -96,19 +96,10 @@ def model_rate(texts: int = 512) -> float:
 def processor_features() -> str:
     """The processor flags that decide the model's speed here: bfloat16 products, 512-bit
     vectors, and ``avx512_vp2intersect`` (which, among AMD's processors, only Zen 5 reports)."""
+    from talkingrock.embeddings import cpu_flags
+
     wanted = ("avx512f", "avx512_bf16", "amx_bf16", "avx512_vp2intersect")
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return "unknown"
-    flags = next(
-        (
-            set(line.split(":", 1)[1].split())
-            for line in text.splitlines()
-            if line.startswith("flags")
-        ),
-        set(),
-    )
+    flags = cpu_flags()
     return " ".join(flag for flag in wanted if flag in flags) or "none of " + ", ".join(wanted)
 
 

@@ -40,19 +40,25 @@ _lock = threading.Lock()
 _models: dict[str, object] = {}  # precision → the loaded model
 
 
-@cache
-def cpu_has_bf16(cpuinfo: str = "/proc/cpuinfo") -> bool:
-    """Whether this processor multiplies bfloat16 natively (Linux reports it in /proc/cpuinfo;
-    elsewhere the answer is no, and float32 is used)."""
+def cpu_flags(cpuinfo: str = "/proc/cpuinfo") -> frozenset[str]:
+    """The processor's feature flags as Linux reports them in /proc/cpuinfo (none elsewhere)."""
     try:
         text = Path(cpuinfo).read_text()
     except OSError:
-        return False
-    return any(
-        BF16_FLAGS & set(line.partition(":")[2].split())
+        return frozenset()
+    return frozenset(
+        flag
         for line in text.splitlines()
         if line.startswith("flags")
+        for flag in line.partition(":")[2].split()
     )
+
+
+@cache
+def cpu_has_bf16(cpuinfo: str = "/proc/cpuinfo") -> bool:
+    """Whether this processor multiplies bfloat16 natively (where it is not reported the answer
+    is no, and float32 is used)."""
+    return bool(BF16_FLAGS & cpu_flags(cpuinfo))
 
 
 def precision() -> str:

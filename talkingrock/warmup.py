@@ -6,7 +6,7 @@ conversations/apps.py), so the first message after a start does not wait on them
 Then it freezes what is loaded. Torch, spaCy, the tokenizer and Django leave about half a million
 objects the garbage collector tracks; each full collection walked them all, a pause of about
 300 ms in whichever request it fell on (bench/recall_latency.py at 100k memories + 300k messages:
-one question in two hundred, the p99 and the maximum). These objects live as long as the process,
+one question in two hundred, its maximum). These objects live as long as the process,
 so ``gc.freeze()`` moves them out of the collector's sight: a full collection then takes about a
 millisecond. Garbage made later is collected as before."""
 

@@ -27,9 +27,8 @@ def test_warm_freezes_what_it_loaded_and_later_garbage_is_still_collected(unfroz
     before = Cycle()
     assert gc.get_freeze_count() == 0
 
-    warm = warmup.warm()
+    warmup.warm()
 
-    assert warm >= 0
     # Everything alive at the warm-up is frozen, the object made before it among them …
     assert gc.get_freeze_count() > 0
     assert not any(obj is before for obj in gc.get_objects())
