@@ -22,9 +22,11 @@ lower-cased as people type; the third is the assistant's reply. The ingest rate 
 printed beside that of memories, and recall then searches memories and messages together.
 
 With ``--worker`` the memories are indexed as ``make run`` indexes them: a real django-q2 worker
-(``manage.py qcluster``, one worker process) runs beside this process, which stores the memories
-while the worker embeds and indexes what has been stored; the rate counts from the first store
-to the last memory indexed (after one warm-up memory, so the worker's model load is not timed).
+(``manage.py qcluster``, with the worker processes ``Q_CLUSTER["workers"]`` gives: two, or
+``TALKINGROCK_TASK_WORKERS``) runs beside this process, which stores the memories while the
+worker embeds and indexes what has been stored, each process one part of each member's
+(``memories.indexing.parts``); the rate counts from the first store to the last memory indexed
+(after one warm-up memory, each process having loaded its model as it started).
 Without it, this process stores a batch and then indexes it itself, one after the other.
 
 Then ``--queries`` questions in the household's own words (appointments, people, decisions,
@@ -111,6 +113,13 @@ def worker(data_dir: Path, members: dict):
     finally:
         cluster.send_signal(signal.SIGTERM)
         cluster.wait(timeout=60)
+
+
+def worker_processes() -> str:
+    from django.conf import settings
+
+    count = settings.Q_CLUSTER["workers"]
+    return f" (a django-q2 worker of {count} process{'es' if count > 1 else ''} indexing)"
 
 
 def wait_until_indexed() -> None:
@@ -422,7 +431,7 @@ def main(argv=None) -> int:
         if not args.reuse:
             facts = ingest(args.child, args.seed, with_worker=args.worker)
             print(
-                f"ingest{' (a django-q2 worker indexing)' if args.worker else ''}: "
+                f"ingest{worker_processes() if args.worker else ''}: "
                 f"{facts['memories']:,} memories stored, embedded and indexed in "
                 f"{facts['seconds']:,.0f} s: {facts['memories'] / facts['seconds']:,.0f} "
                 f"memories/s (left over for the sweep: {facts['leftover']})",

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
@@ -27,7 +28,7 @@ from talkingrock import embeddings, jobs
 
 # Texts per model call and per write transaction: enough for length-sorting to cut padding.
 BATCH_SIZE = 256
-_QUEUED_KEY = "memories:index-queued:{owner_id}"
+_QUEUED_KEY = "memories:index-queued:{owner_id}:{part}"
 
 
 @dataclass(frozen=True)
@@ -43,24 +44,54 @@ class Pending:
         return self.kind in Memory.EVIDENCE
 
 
+def parts() -> int:
+    """Into how many parts a member's pending memories are cut (by id), one task for each: as
+    many as the worker has processes, so that one member's import is embedded on every core."""
+    return max(1, int(settings.Q_CLUSTER.get("workers", 1)))
+
+
 def request_indexing(*, owner_id: int) -> None:
-    """Ask for the owner's pending memories to be indexed once the transaction commits.
+    """Ask for the owner's pending memories to be indexed once the transaction commits, one task
+    for each part (``parts``).
 
     One queued task serves every store made before it starts: the task clears the flag before it
     looks for pending rows, so a store that lands after that look queues a task of its own.
     """
-    if cache.add(_QUEUED_KEY.format(owner_id=owner_id), True, timeout=600):
-        jobs.enqueue("memories.tasks.index_memories", owner_id, owner_id=owner_id)
+    for part in range(parts()):
+        if cache.add(_QUEUED_KEY.format(owner_id=owner_id, part=part), True, timeout=600):
+            jobs.enqueue("memories.tasks.index_memories", owner_id, part, owner_id=owner_id)
+
+
+def index_member(owner_id: int, part: int) -> int:
+    """Index one part of the member's pending memories, as the worker does: one process at a
+    time for each part (``jobs.one_at_a_time``), so that two workers never embed the same rows.
+    A task that finds another indexing the part leaves the rows to it, and that one looks again
+    before it stops."""
+    return jobs.one_at_a_time(
+        f"index-member-{owner_id}-part-{part}",
+        lambda: index_memories(owner_id=owner_id, part=part),
+    )
+
+
+def members_pending() -> list[int]:
+    """The members with memories waiting to be indexed (the sweep's list)."""
+    rows = Memory.everything.exclude(indexed_hash=F("content_hash"))
+    return sorted(set(rows.values_list("owner_id", flat=True)))
 
 
 _FIELDS = ("id", "owner_id", "content", "content_hash", "kind")
 
 
-def _pending(*, owner_id: int | None, after_id: int, everything: bool, limit: int) -> list[Pending]:
-    """Memories and what was said (evidence), both embedded the same way."""
+def _pending(
+    *, owner_id: int | None, after_id: int, everything: bool, limit: int, part: int | None = None
+) -> list[Pending]:
+    """Memories and what was said (evidence), both embedded the same way; of one part only, if
+    ``part`` is given (the ids that leave it over when divided by ``parts()``)."""
     rows = Memory.everything.filter(pk__gt=after_id)
     if owner_id is not None:
         rows = rows.filter(owner_id=owner_id)
+    if part is not None:
+        rows = rows.alias(part=F("pk") % parts()).filter(part=part)
     if not everything:
         rows = rows.exclude(indexed_hash=F("content_hash"))
     return [Pending(*row) for row in rows.order_by("pk").values_list(*_FIELDS)[:limit]]
@@ -191,14 +222,16 @@ def index_memories(
     everything: bool = False,
     batch_size: int = BATCH_SIZE,
     progress: Callable[[int], None] | None = None,
+    part: int | None = None,
 ) -> int:
-    """Index every pending memory (every memory with ``everything``); answers the count."""
-    if owner_id is not None:
-        cache.delete(_QUEUED_KEY.format(owner_id=owner_id))
+    """Index every pending memory (every memory with ``everything``; one part of them with
+    ``part``); answers the count."""
+    if owner_id is not None and part is not None:
+        cache.delete(_QUEUED_KEY.format(owner_id=owner_id, part=part))
 
     def after(after_id: int) -> list[Pending]:
         return _pending(
-            owner_id=owner_id, after_id=after_id, everything=everything, limit=batch_size
+            owner_id=owner_id, after_id=after_id, everything=everything, limit=batch_size, part=part
         )
 
     done = 0

@@ -14,10 +14,14 @@ from talkingrock import jobs
 log = logging.getLogger(__name__)
 
 
-def index_memories(owner_id: int | None = None) -> int:
-    """Embed and extract entities for pending memories (one member's, or everyone's when the
-    periodic sweep calls it, which also catches work a killed worker left behind)."""
-    done = indexing.index_memories(owner_id=owner_id)
+def index_memories(owner_id: int | None = None, part: int | None = None) -> int:
+    """Embed and extract entities for pending memories: one part of one member's (as
+    ``indexing.request_indexing`` queues it), every part of one member's, or everyone's when the
+    periodic sweep calls it, which also catches work a killed worker left behind. One process
+    at a time indexes each part."""
+    members = [owner_id] if owner_id is not None else indexing.members_pending()
+    cut = [part] if part is not None else range(indexing.parts())
+    done = sum(indexing.index_member(member, each) for member in members for each in cut)
     if done:
         log.info("indexed %s memories (owner %s)", done, owner_id or "all")
     return done

@@ -8,17 +8,25 @@ django-q2 keeps for a few seconds in the shared cache.
 
 Work done for one member is queued in that member's group (``member-<id>``), so that Settings
 can tell each member about their own failed work (``health``) and nobody about anyone else's.
+
+The worker runs several processes (``Q_CLUSTER["workers"]``), so two tasks may start the same
+work at once; ``one_at_a_time`` lets one of them do it and loses nothing the other asked for.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import socket
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 import psutil
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
@@ -62,6 +70,48 @@ def enqueue(func: str, *args, owner_id: int) -> None:
     """Run ``func`` (a dotted path) with these arguments once the current transaction commits,
     as work done for the member ``owner_id``."""
     transaction.on_commit(lambda: run_now_or_queue(func, *args, owner_id=owner_id), robust=True)
+
+
+# --- one at a time -----------------------------------------------------------------------------
+
+
+@contextmanager
+def held(name: str, *, wait: bool = False) -> Iterator[bool]:
+    """Whether this process now holds the lock ``name``, until the block ends; with ``wait`` it
+    waits until it does, else it does not wait at all. The lock is ``flock`` on a file under
+    ``DATA_DIR/locks``: the system lets go of it when its process dies, so a killed worker leaves
+    nothing locked."""
+    folder = settings.DATA_DIR / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{name}.lock", "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def one_at_a_time(name: str, work: Callable[[], int]) -> int:
+    """Run ``work`` (it answers how much it did) so that one process at a time runs it for
+    ``name``. A call made while another process runs it asks that one to run it once more, and
+    returns 0 at once: the one running sees the ask before it lets go, or after, and then goes
+    round again itself (or leaves it to the caller that took the lock meanwhile)."""
+    asked = f"jobs:asked:{name}"
+    done = 0
+    while True:
+        cache.set(asked, True, timeout=None)
+        with held(name) as mine:
+            if not mine:
+                return done
+            while cache.get(asked):
+                cache.delete(asked)
+                done += work()
+        if not cache.get(asked):
+            return done
 
 
 # --- how background work is going -------------------------------------------------------------

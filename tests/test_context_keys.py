@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from memories import context, housekeeping, services, vector_search, vectors
+from memories import context, housekeeping, indexing, services, vector_search, vectors
 from memories.recall import recall
 from talkingrock import embeddings
 
@@ -136,3 +136,22 @@ def test_sqlite_vec_and_the_in_memory_copy_agree_with_context_keys(alice, chat):
         owner_id=alice.pk, vector=embeddings.to_blob(vector), ids=ids, context=True
     )
     assert near == pytest.approx(far, abs=1e-5)
+
+
+def test_the_keys_are_the_same_whichever_part_of_a_chat_is_indexed_first(alice, remember):
+    """Two worker processes index the two parts of a member's memories side by side
+    (indexing.parts), so a turn may be embedded before the turn told just before it: the keys
+    come out as if the whole chat had been indexed at once, whichever part goes first."""
+    turns = [
+        remember(text, session="sofa", happened_at=START + timedelta(minutes=i))
+        for i, text in enumerate(CHAT)
+    ]
+    assert {turn.pk % 2 for turn in turns} == {0, 1}
+    indexing.index_memories(owner_id=alice.pk, part=1)
+    assert vector_search.own_vectors([t.pk for t in turns if t.pk % 2 == 0]) == {}
+    indexing.index_memories(owner_id=alice.pk, part=0)
+    first, second, third, fourth = turns
+    assert key(first.pk) is None
+    np.testing.assert_allclose(key(second.pk), expected(second, first), atol=1e-6)
+    np.testing.assert_allclose(key(third.pk), expected(third, first, second), atol=1e-6)
+    np.testing.assert_allclose(key(fourth.pk), expected(fourth, second, third), atol=1e-6)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
@@ -148,7 +149,7 @@ def test_a_store_queues_indexing_that_runs_inline_when_no_worker_runs(
         memory = services.memory_store(owner=alice, content="Inline when alone")
         services.memory_store(owner=alice, content="One queued task serves both")
 
-    assert len(callbacks) == 1
+    assert len(callbacks) == indexing.parts()  # one task for each part, serving both stores
     assert stored_vector(memory) is not None
     assert indexing.pending_count() == 0
 
@@ -164,9 +165,12 @@ def test_a_store_hands_indexing_to_a_running_worker(
     with django_capture_on_commit_callbacks(execute=True):
         memory = services.memory_store(owner=alice, content="For the worker")
 
-    # Queued as alice's work, so that Settings can tell her (and only her) if it fails.
+    # Queued as alice's work, so that Settings can tell her (and only her) if it fails: one
+    # task for each part of her memories, one part for each worker process.
+    assert indexing.parts() == settings.Q_CLUSTER["workers"] == 2
     assert queued == [
-        (("memories.tasks.index_memories", alice.pk), {"group": f"member-{alice.pk}"})
+        (("memories.tasks.index_memories", alice.pk, part), {"group": f"member-{alice.pk}"})
+        for part in (0, 1)
     ]
     assert stored_vector(memory) is None  # the worker does it, not the request
 
@@ -213,3 +217,28 @@ def test_a_periodic_sweep_indexes_what_no_queued_task_reached(db):
         Schedule.MINUTES,
         5,
     )
+
+
+def test_a_members_memories_are_indexed_in_parts_that_share_no_row(alice, remember):
+    """One task for each part (request_indexing), so that both worker processes embed one
+    member's import; each part is its own ids, and the two together are every pending row."""
+    stored = [remember(f"Note {n} about the allotment shed") for n in range(6)]
+    assert indexing.index_memories(owner_id=alice.pk, part=0) == 3
+    assert {m.pk for m in stored if stored_vector(m) is not None} == {
+        m.pk for m in stored if m.pk % 2 == 0
+    }
+    assert indexing.index_memories(owner_id=alice.pk, part=0) == 0  # nothing left in its part
+    assert indexing.index_memories(owner_id=alice.pk, part=1) == 3
+    assert indexing.pending_count() == 0
+
+
+def test_the_sweep_and_a_task_without_a_part_index_every_part(alice, bob, remember):
+    from memories import tasks
+
+    remember("Bin day moved to Tuesday")
+    remember("The plumber comes back on the 9th", owner=bob)
+    remember("Mum's birthday lunch is at the Fox")
+    assert indexing.members_pending() == sorted([alice.pk, bob.pk])
+    assert tasks.index_memories(alice.pk) == 2
+    assert tasks.index_memories() == 1  # the sweep: bob's, the only one left
+    assert indexing.pending_count() == 0

@@ -169,7 +169,10 @@ STORAGES = {
 Q_CLUSTER = {
     "name": "talkingrock",
     "orm": "default",
-    "workers": 1,  # each worker loads torch + MiniLM; two cores, one worker.
+    # Two worker processes, one per core, each with torch on one thread (talkingrock/threads.py):
+    # two members' memories are embedded side by side, and a chat reply need not wait behind a
+    # long indexing run (docs/benchmarks.md, "Two task workers").
+    "workers": int(os.environ.get("TALKINGROCK_TASK_WORKERS", 2)),
     "timeout": 300,
     "retry": 360,  # must exceed timeout, or a slow task runs twice.
     "max_attempts": 3,
