@@ -25,7 +25,7 @@ from conversations.models import Conversation, Message
 from memories.models import Memory
 from narratives import services
 from narratives.models import Narrative
-from talkingrock import embeddings, llm
+from talkingrock import embeddings, jobs, llm
 from talkingrock.language import offline
 from talkingrock.text import sentences
 
@@ -128,8 +128,15 @@ def model_step(turn: str, reply: str, *, current: Narrative | None, offered: lis
 
 
 def advance(reply_id: int) -> str:
-    """The task after each turn: add the running narrative's next link, if the turn moved it."""
+    """The task after each turn: add the running narrative's next link, if the turn moved it.
+    One worker process at a time for each member: two turns' tasks run side by side would both
+    continue the same link, and the chain would fork."""
     reply = Message.objects.select_related("conversation__owner").get(pk=reply_id)
+    with jobs.held(f"narrative-member-{reply.conversation.owner_id}", wait=True):
+        return _next_link(reply)
+
+
+def _next_link(reply: Message) -> str:
     conversation = reply.conversation
     owner = conversation.owner
     said = list(
@@ -176,7 +183,7 @@ def advance(reply_id: int) -> str:
             engine=step.engine,
         )
     except services.NarrativeError as error:  # e.g. a memory deleted since the reply used it
-        log.warning("No narrative link for message %s: %s", reply_id, error.message)
+        log.warning("No narrative link for message %s: %s", reply.pk, error.message)
         return f"refused: {error.message}"
     return f"narrative {narrative.pk}"
 

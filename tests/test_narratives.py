@@ -3,6 +3,8 @@ the bounded context and "where was I?"."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -214,6 +216,29 @@ def test_the_same_topic_continues_and_a_new_one_starts_offline(alice):
     shifted = narratives.latest(alice)
     assert shifted.previous == same and shifted.starts_topic  # a new topic still points back
     assert shifted.topic != first.topic and "cardiology" in shifted.topic
+
+
+def test_a_members_next_link_is_written_under_their_lock(alice, monkeypatch):
+    """The task worker runs two processes: two turns' tasks for one member must not both continue
+    the same link, so the link is read and written holding the member's lock (waited for)."""
+    reply = turn(alice, "We decided to paint the hallway green.")
+    seen = []
+    real_held, real_create = running.jobs.held, narratives.create
+
+    @contextmanager
+    def held(name, *, wait=False):
+        seen.append(("lock", name, wait))
+        with real_held(name, wait=wait) as mine:
+            yield mine
+        seen.append(("unlock", name, wait))
+
+    monkeypatch.setattr(running.jobs, "held", held)
+    monkeypatch.setattr(
+        narratives, "create", lambda **kw: seen.append(("create",)) or real_create(**kw)
+    )
+    assert running.advance(reply.pk).startswith("narrative")
+    name = f"narrative-member-{alice.pk}"
+    assert seen == [("lock", name, True), ("create",), ("unlock", name, True)]
 
 
 def test_a_turn_that_moves_nothing_adds_no_link(alice):
