@@ -75,8 +75,8 @@ def index_member(owner_id: int, part: int) -> int:
 
 def members_pending() -> list[int]:
     """The members with memories waiting to be indexed (the sweep's list)."""
-    rows = Memory.everything.exclude(indexed_hash=F("content_hash"))
-    return sorted(set(rows.values_list("owner_id", flat=True)))
+    rows = Memory.everything.exclude(indexed_hash=F("content_hash")).order_by("owner_id")
+    return list(rows.values_list("owner_id", flat=True).distinct())
 
 
 _FIELDS = ("id", "owner_id", "content", "content_hash", "kind")

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 
-from memories import indexing, services, vector_search
+from memories import indexing, services, tasks, vector_search
 from memories.models import Entity, Memory, Mention
 from talkingrock import embeddings, jobs
 
@@ -233,8 +233,6 @@ def test_a_members_memories_are_indexed_in_parts_that_share_no_row(alice, rememb
 
 
 def test_the_sweep_and_a_task_without_a_part_index_every_part(alice, bob, remember):
-    from memories import tasks
-
     remember("Bin day moved to Tuesday")
     remember("The plumber comes back on the 9th", owner=bob)
     remember("Mum's birthday lunch is at the Fox")

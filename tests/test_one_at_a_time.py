@@ -52,12 +52,13 @@ def test_a_killed_process_leaves_nothing_locked(tmp_path):
         [
             sys.executable,
             "-c",
-            "import fcntl, sys, time\n"
+            "import fcntl, sys\n"
             f"handle = open({str(tmp_path / 'locks' / 'index.lock')!r}, 'a')\n"
             "fcntl.flock(handle, fcntl.LOCK_EX)\n"
             "print('held', flush=True)\n"
-            "time.sleep(600)\n",
+            "sys.stdin.read()\n",  # holds it until killed (or its stdin closes)
         ],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -68,5 +69,7 @@ def test_a_killed_process_leaves_nothing_locked(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+        holder.stdin.close()
+        holder.stdout.close()
     with jobs.held("index") as mine:
         assert mine
