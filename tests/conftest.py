@@ -10,7 +10,10 @@ from django.test.utils import _TestState
 
 from memories import indexing, services, vectors
 from memories.models import Memory
+from talkingrock import llm
 from talkingrock.models import ApiToken
+from tests.support import processes
+from tests.support.ollama_stub import ScriptedOllama
 
 PASSWORD = "correct horse battery staple"
 
@@ -107,9 +110,6 @@ def _offline_by_default(settings):
 @pytest.fixture
 def ollama(settings):
     """The real ``ollama`` client talking to a scripted server (tests/support/ollama_stub.py)."""
-    from talkingrock import llm
-    from tests.support.ollama_stub import ScriptedOllama
-
     settings.TALKINGROCK_LLM = {
         **settings.TALKINGROCK_LLM,
         "enabled": True,
@@ -125,8 +125,6 @@ def ollama(settings):
 @pytest.fixture
 def file_env(tmp_path):
     """The production settings on a database file of its own (tests/support/processes.py)."""
-    from tests.support import processes
-
     return processes.file_env(tmp_path)
 
 

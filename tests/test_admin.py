@@ -17,6 +17,7 @@ from conversations.services import add_message
 from memories import services
 from memories.acts import ensure_your_story
 from memories.models import Act, Memory
+from memories.recall import recall
 from talkingrock.fields import StrictJSONFormField
 
 User = get_user_model()
@@ -448,8 +449,6 @@ def test_a_household_admin_cannot_remove_themself_in_the_admin(alice_client, ali
 
 @pytest.fixture
 def trails(alice, carol, household, index):
-    from memories.recall import recall
-
     index()
     return {
         "alice": recall(alice, "boiler", k=2, purpose="chat").recall_id,

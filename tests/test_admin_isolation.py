@@ -31,6 +31,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.contrib.messages import get_messages
 from django.test import RequestFactory
 from django.urls import URLResolver, reverse
+from django_q.models import Schedule
 
 from conversations import services as conversation_services
 from conversations.models import Classification, Conversation, ConversationImport, Message
@@ -561,8 +562,6 @@ def test_no_role_can_schedule_code_or_read_task_results(client, alice, carol, da
             assert client.post(page, schedule).status_code in (302, 404), page
         if app_label != "auth":  # auth's index lists the members
             assert client.get(f"/admin/{app_label}/").status_code in (302, 404)
-
-    from django_q.models import Schedule
 
     assert not Schedule.objects.filter(func="builtins.eval").exists()
 

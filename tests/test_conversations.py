@@ -16,6 +16,7 @@ from conversations.models import Classification, Conversation, Message
 from conversations.services import TransitionError
 from memories import acts
 from memories.models import Act, Memory, MemoryItem, Mention, Recall, StateDelta
+from memories.services import memory_query
 from talkingrock import llm
 from talkingrock.tools import ToolError, call_tool
 from tests.support.ollama_stub import HTTP, Timeout, ToolCalls
@@ -152,8 +153,6 @@ def test_offline_compression_runs_all_four_stages_and_waits_for_review(alice, ca
 
 
 def services_query(owner, text):
-    from memories.services import memory_query
-
     return [memory.pk for memory, _ in memory_query(owner=owner, query=text).hits]
 
 

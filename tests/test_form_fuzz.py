@@ -20,13 +20,14 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
 
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 from django.utils import timezone
@@ -196,8 +197,6 @@ def crawl(client: Client, start: list[str]) -> dict[str, bytes]:
 
 
 def _links(html: str) -> Iterator[str]:
-    from html.parser import HTMLParser
-
     found: list[str] = []
 
     class Links(HTMLParser):
@@ -411,8 +410,6 @@ def admin_forms(client: Client, alice) -> list[tuple[str, page_form.Form]]:
 
 
 def _request_of(user):
-    from django.test import RequestFactory
-
     request = RequestFactory().get("/admin/")
     request.user = user
     return request

@@ -8,6 +8,8 @@ import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
+from django.db import connection
+from django_q.models import Schedule
 
 from memories import indexing, services, tasks, vector_search
 from memories.models import Entity, Memory, Mention
@@ -15,8 +17,6 @@ from talkingrock import embeddings, jobs
 
 
 def stored_vector(memory: Memory) -> np.ndarray | None:
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT embedding FROM memory_vec WHERE rowid = %s", [memory.pk])
         row = cursor.fetchone()
@@ -208,8 +208,6 @@ def test_a_missing_model_package_is_a_startup_error_that_names_it(monkeypatch):
 
 
 def test_a_periodic_sweep_indexes_what_no_queued_task_reached(db):
-    from django_q.models import Schedule
-
     sweep = Schedule.objects.get(name="memories.index_sweep")
 
     assert (sweep.func, sweep.schedule_type, sweep.minutes) == (

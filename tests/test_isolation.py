@@ -23,6 +23,7 @@ from conversations import services as conversation_services
 from conversations.models import Classification, Conversation, ConversationImport, Message
 from household import urls as root_urls
 from memories import indexing, services
+from memories import urls as memory_urls
 from memories.acts import ensure_your_story
 from memories.consolidation import store
 from memories.models import (
@@ -278,8 +279,6 @@ def url_patterns(patterns=None, namespace: str = ""):
 
 
 def test_every_url_that_takes_an_id_has_a_case():
-    from memories import urls as memory_urls
-
     served = dict(url_patterns())
     takes_an_id = {
         name

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from memories import services, vector_search, vectors
@@ -116,8 +117,6 @@ def test_recall_ranks_the_same_with_either_search(alice, stored):
 
 
 def _recall_settings():
-    from django.conf import settings
-
     return settings.TALKINGROCK_RECALL
 
 
