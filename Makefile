@@ -46,8 +46,13 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The suite on one process per core: run on one, it kept one core busy and left the other idle.
+# Each process has its own test database and data directory (talkingrock/settings/test.py);
+# the tests of one file stay on one process, which starts that file's servers once.
+TEST_PROCESSES ?= 2
+
 test: install chromium lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --numprocesses $(TEST_PROCESSES) --dist loadfile
 
 bench: migrate
 	$(BIN)/python bench/memory_query.py
