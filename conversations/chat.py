@@ -46,6 +46,9 @@ SYSTEM = (
 )
 
 
+OFFLINE = "offline"  # the engine of a reply the offline engine wrote
+
+
 def _config(name: str):
     return settings.TALKINGROCK_CONVERSATIONS[name]
 
@@ -94,7 +97,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.
     hits = found.strong[: _config("context_memories")]  # what the model is shown
-    engine, content, used, explanation = "offline", "", [], ""
+    engine, content, used, explanation = OFFLINE, "", [], ""
     if use_model:
         try:
             content, more = _model_reply(conversation, message, hits, deadline, found.observations)
@@ -141,14 +144,23 @@ def _learn(owner, earlier, meant: str, not_meant: str) -> tuple:
     )
     used = [{"id": learnt["correction_id"], "recall": None, "conversation": None,
              "why": "your correction"}]  # fmt: skip
-    return content, "offline", used, explanation, None
+    return content, OFFLINE, used, explanation, None
 
 
 def _write(conversation, message, content, engine, used, explanation, recall_id) -> Message:
     with transaction.atomic():
         if (written := Message.objects.filter(reply_to=message).first()) is not None:
             return written  # another worker got there first
-        reply = append(conversation, role=Message.Role.ASSISTANT, content=content, reply_to=message)
+        # The offline engine's reply only gives back the member's own words and memories, so it
+        # is no evidence of its own: kept as such, asked again, it would quote itself quoting
+        # them. What a model wrote may say something new, and stays findable below them.
+        reply = append(
+            conversation,
+            role=Message.Role.ASSISTANT,
+            content=content,
+            reply_to=message,
+            findable=engine != OFFLINE,
+        )
         reply.engine = engine
         reply.memories_used = used
         reply.explanation = explanation.strip()

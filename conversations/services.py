@@ -132,9 +132,16 @@ def reply_overdue(message: Message) -> bool:
 
 
 def append(
-    conversation: Conversation, *, role: str, content: str, reply_to: Message | None = None
+    conversation: Conversation,
+    *,
+    role: str,
+    content: str,
+    reply_to: Message | None = None,
+    findable: bool = True,
 ) -> Message:
-    """Write one message at the next position, inside the caller's transaction.
+    """Write one message at the next position, inside the caller's transaction. ``findable``:
+    kept as evidence in the member's indexes (all but the offline engine's replies, which only
+    give back what the member said or kept: conversations/chat.py).
 
     The position is read here, not taken from ``conversation``: the caller's object may have been
     loaded before another tab added a message (a reply is written after a slow recall). The
@@ -159,7 +166,8 @@ def append(
     Conversation.objects.filter(pk=conversation.pk).update(**fields)
     conversation.refresh_from_db()
     # What was said stays findable: in the member's indexes from now on (memories/evidence.py).
-    evidence.record(owner=conversation.owner, said=said_of(message))
+    if findable:
+        evidence.record(owner=conversation.owner, said=said_of(message))
     return message
 
 

@@ -579,6 +579,26 @@ def test_the_offline_reply_answers_with_the_sentence_and_leaves_a_trail(alice, r
     assert trail.hits.filter(memory=dentist).exists()
 
 
+def test_asked_again_the_offline_reply_quotes_the_members_words_not_itself(alice, index):
+    """The offline engine's reply gives back what the member said; it is not kept as evidence,
+    so a question asked three times is answered from the member's sentence each time, never
+    from the earlier replies quoting it inside one another."""
+    services.add_message(owner=alice, content="dentist on the 8th at 10:30 for me")
+    index(alice)
+    replies = []
+    for _ in range(3):
+        conversation, message = services.add_message(owner=alice, content="when is the dentist?")
+        replies.append(chat.respond(conversation=conversation, message=message))
+        index(alice)
+
+    for reply in replies:
+        assert reply.content.count("“") == 1 and "(you said on " in reply.content
+        assert "(I said on " not in reply.content
+    assert len({reply.content for reply in replies}) == 1
+    assert not Memory.everything.filter(message__in=replies).exists()
+    assert Memory.everything.filter(kind=Memory.Kind.SAID, conversation=conversation).count() == 4
+
+
 def test_a_question_is_looked_for_without_the_aside_after_it(alice, remember, index):
     """ "Rhys wants to look it up" is why the member asks, not what: recall looks for the
     question, and the name in the aside is not given as the boat's."""
@@ -653,6 +673,16 @@ def test_the_model_may_search_then_answer(alice, remember, index, ollama):
     assert Classification.objects.get(message=message).engine == "ollama:llama3.2:3b"
     tool_turn = ollama.chats[2]["messages"][-2:]
     assert [m["role"] for m in tool_turn] == ["tool", "tool"]
+
+
+def test_a_models_reply_stays_findable_below_the_members_words(alice, ollama):
+    ollama.answer(READ_AS_A_QUESTION, "Try the hardware shop on Mill Lane for the washers.")
+    conversation, message = services.add_message(owner=alice, content="where do I get washers?")
+
+    reply = chat.respond(conversation=conversation, message=message)
+
+    assert reply.engine == "ollama:llama3.2:3b"
+    assert Memory.everything.get(message=reply).kind == Memory.Kind.REPLY
 
 
 def test_tool_rounds_are_bounded(alice, ollama):
