@@ -76,6 +76,23 @@ def test_a_day_and_time_are_parsed_beside_the_words_not_spliced_into_them():
     assert parsed.said(beside.as_dict()) == ["Tue 8 Dec 2026, 10:30am"]
 
 
+@pytest.mark.parametrize(
+    ("said", "beside", "day"),
+    [
+        ("school pickup is at 3pm this year", ["3pm"], None),  # no 1 January
+        ("next month the rent goes up", [], None),
+        ("last year the roof leaked", [], None),
+        ("this weekend we paint the fence", ["Sat 28 Nov 2026"], date(2026, 11, 28)),
+        ("dentist on the 8th at 10:30", ["Tue 8 Dec 2026, 10:30am"], date(2026, 12, 8)),
+    ],
+)
+def test_a_month_or_a_year_said_as_a_whole_gives_no_day(said, beside, day):
+    found = parsed.parse(said, said_on=WEDNESDAY)
+
+    assert parsed.said(found.as_dict()) == beside
+    assert found.day == day
+
+
 def test_a_price_each_is_kept_beside_the_words_with_what_it_is_each_of():
     beside = parsed.parse("the face painter wants £4 a child", said_on=WEDNESDAY).as_dict()
     assert beside["amounts"][0]["each_of"] == "child"

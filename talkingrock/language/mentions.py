@@ -76,6 +76,9 @@ class Recurrence:
 DUE_LEADS = frozenset({"by", "before", "till", "until"})
 
 
+DAYS_IN_A_WEEK = 7
+
+
 @dataclass(frozen=True)
 class Mention:
     """A date, time or schedule said in a text, and what it means."""
@@ -106,10 +109,23 @@ class Mention:
             return None
         return datetime.combine(self.day, self.time or time.min, tzinfo=tzinfo)
 
+    @property
+    def names_a_day(self) -> bool:
+        """Whether ``day`` is a day the words name: not the first of a month or a year said as a
+        whole ("at 3pm this year" names no 1 January); a week or a weekend starts on a day worth
+        giving ("this weekend": Saturday)."""
+        if self.day is None:
+            return False
+        return not (
+            self.said_as == "period"
+            and self.period is not None
+            and (self.period[1] - self.period[0]).days > DAYS_IN_A_WEEK
+        )
+
     def as_dict(self) -> dict[str, str]:
         """The stored form, beside the words: {"text", "date", "time", "lead", "rule", "words"}."""
         found: dict[str, str] = {"text": self.text}
-        if self.day is not None:
+        if self.names_a_day:
             found["date"] = self.day.isoformat()
         if self.time is not None:
             found["time"] = self.time.strftime("%H:%M")

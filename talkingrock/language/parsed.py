@@ -68,7 +68,7 @@ def parse(text: str, *, said_on: date, lean: str = "future", default_currency: s
     skip = [(m.start, m.end) for m in mentions]
     schedule = next((m for m in mentions if m.recurs is not None), None)
     return Parsed(
-        when=[m.as_dict() for m in mentions if m.recurs is None and (m.day or m.time)],
+        when=[m.as_dict() for m in mentions if m.recurs is None and (m.names_a_day or m.time)],
         amounts=[
             a.as_dict()
             for a in amounts.find(text or "", skip=skip, default_currency=default_currency)
