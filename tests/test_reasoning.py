@@ -310,6 +310,23 @@ def test_themes_come_from_your_story_offline_and_from_the_model_in_a_task(
     }
 
 
+def test_a_theme_is_said_in_the_members_words_without_days_or_times(alice, remember, index):
+    pickup = [
+        remember("School pickup is at 3pm on mon tue thu."),
+        remember("School pickup moved to 3:30 on mon tue thu."),
+        remember("Dave moved the school pickup rota around."),
+    ]
+    remember("The boiler was serviced in October.")
+    index(alice)
+
+    [theme] = [
+        t for t in reasoning.identity_context(alice)["themes"] if pickup[0].pk in t["memory_ids"]
+    ]
+    words = theme["theme"].split(", ")
+    assert "pickup" in words and "school" in words
+    assert not {"mov", "mon", "tue", "thu", "3pm", "30"} & set(words)
+
+
 # --- the tools, and a memory's influence chain ------------------------------------------------
 
 

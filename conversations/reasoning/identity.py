@@ -15,12 +15,14 @@ from typing import Any
 
 import numpy as np
 from django.core.cache import cache
+from django.utils import timezone
 
 from conversations.reasoning import prompts
-from conversations.terms import content_terms
+from conversations.terms import content_terms, is_filler, stem, words_of
 from memories import vector_search
 from memories.models import Memory
 from talkingrock import llm
+from talkingrock.language import dates
 from talkingrock.language.names import display_name
 
 log = logging.getLogger(__name__)
@@ -57,21 +59,48 @@ def offline_themes(owner) -> list[dict[str, Any]]:
             groups.append((vector.copy(), [memory]))
     # Your Story is about its owner: their own name names no theme ("Alice ran …").
     own_name = content_terms(f"{display_name(owner)} {owner.get_username()}")
-    everywhere = Counter(term for m in memories for term in content_terms(m.content))
+    said = {m.pk: _words(m) for m in memories}
+    everywhere = Counter(term for m in memories for term in said[m.pk])
     themes = []
     for _, members in sorted(groups, key=lambda g: -len(g[1])):
         if len(members) < 2:
             continue
-        here = Counter(term for m in members for term in content_terms(m.content))
+        here = Counter(term for m in members for term in said[m.pk])
         salient = sorted(
             (term for term, count in here.items() if count >= 2 and term not in own_name),
             key=lambda t: (-here[t] * math.log((len(memories) + 1) / everywhere[t]), t),
         )[:3]
         if salient:
-            themes.append({"theme": ", ".join(salient), "memory_ids": [m.pk for m in members][:8]})
+            # Each in the member's own spelling, the one written most often ("moved", not
+            # the stem "mov").
+            written = Counter(w for m in members for term, w in said[m.pk].items())
+            named = [
+                max(
+                    (w for m in members if (w := said[m.pk].get(term))),
+                    key=lambda w: (written[w], w),
+                )
+                for term in salient
+            ]
+            themes.append({"theme": ", ".join(named), "memory_ids": [m.pk for m in members][:8]})
         if len(themes) >= THEMES:
             break
     return themes
+
+
+def _words(memory: Memory) -> dict[str, str]:
+    """The content words of ``memory`` by their stem, each as written, leaving out the dates and
+    times it says ("mon tue thu", "3pm") and anything with a figure in it: a theme is a thing
+    the member keeps coming back to, not a day."""
+    text = memory.content
+    for mention in reversed(dates.find(text, today=timezone.localtime(memory.created_at).date())):
+        text = text[: mention.start] + " " + text[mention.end :]
+    found: dict[str, str] = {}
+    for word in words_of(text):
+        if len(word) > 1 and word.isalpha() and not is_filler(word):
+            term = stem(word)
+            if term in content_terms(word):
+                found.setdefault(term, word)
+    return found
 
 
 def refresh_themes(owner) -> list[dict[str, Any]] | None:
