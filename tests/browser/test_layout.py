@@ -32,6 +32,9 @@ def household(transactional_db):
     open one with a reply, a narrative and a recall."""
     alice = get_user_model().objects.create_superuser("alice", password=PASSWORD)
     act = Act.objects.create(owner=alice, title="A rather long act title about the kitchen")
+    # Titles as typed: one long run of digits, and one with a right-to-left override in it.
+    Act.objects.create(owner=alice, title="4" * 200)
+    Act.objects.create(owner=alice, title="dave said \u202e hello")
     for line in (LONG, "We decided to paint the hallway green because it hides scuffs."):
         services.add_message(owner=alice, content=line)
     conversation = services.open_conversation(alice)
@@ -117,6 +120,19 @@ def test_no_page_is_wider_than_a_phone(browser, live_server, household, warm_mod
             wide[name] = found
     context.close()
     assert wide == {}, f"wider than {PHONE['width']} px: {wide}"
+
+
+def test_a_right_to_left_mark_in_a_title_turns_only_the_title(browser, live_server, household):
+    """ "dave said \u202e hello" shows its own end turned round; the count after it still
+    reads left to right, after it."""
+    context = browser.new_context(base_url=live_server.url, viewport=LAPTOP)
+    page = context.new_page()
+    sign_in(page)
+    page.goto(reverse("conversations:acts"))
+    row = page.locator("ul.acts-list li", has_text="dave said")
+    title, count = row.locator("a").bounding_box(), row.locator("span.meta").bounding_box()
+    context.close()
+    assert count["x"] >= title["x"] + title["width"] - 1
 
 
 def test_the_header_is_one_row_on_a_laptop_and_a_menu_on_a_phone(browser, live_server, household):
