@@ -100,13 +100,12 @@ def act_named(*, owner, name: str) -> Act:
     title = " ".join(clean_text(name, multiline=False).split())
     if title.casefold() == acts.YOUR_STORY_TITLE.casefold():
         return acts.ensure_your_story(owner=owner)
-    # A member has a handful of acts; casefold (not SQLite's ASCII-only iexact) matches "Été".
     same = [
         act
         for act in Act.objects.filter(owner=owner, is_your_story=False).order_by(
             "status", "created_at", "pk"
         )
-        if " ".join(act.title.split()).casefold() == title.casefold()
+        if acts.same_title(act.title, title)
     ]
     if same:
         if same[0].status == Act.Status.ARCHIVED:

@@ -45,23 +45,47 @@ def give_new_member_a_story(sender, instance, created: bool, raw: bool = False, 
         ensure_your_story(owner=instance)
 
 
+def same_title(one: str, other: str) -> bool:
+    """Whether two act titles are the same name, whatever their case and spacing ("Été" as
+    "été"; casefold, not SQLite's ASCII-only iexact)."""
+    return " ".join(one.split()).casefold() == " ".join(other.split()).casefold()
+
+
+def _already_named(owner, title: str, *, besides: int | None = None) -> Act | None:
+    """The member's other act of that name (a member has a handful of acts)."""
+    return next(
+        (
+            act
+            for act in Act.objects.filter(owner=owner, is_your_story=False).exclude(pk=besides)
+            if same_title(act.title, title)
+        ),
+        None,
+    )
+
+
 def create_act(*, owner, title: str, description: str = "") -> Act:
-    title = clean_text(title, multiline=False).strip()
+    title = clean_text(title, multiline=False).strip()[:200]
     description = clean_text(description)
     if not title:
         raise ActError("An act needs a title.")
-    if title.casefold() == YOUR_STORY_TITLE.casefold():
+    if same_title(title, YOUR_STORY_TITLE):
         raise ActError("Your Story already exists; choose another title.")
-    return Act.objects.create(owner=owner, title=title[:200], description=description.strip())
+    if (same := _already_named(owner, title)) is not None:
+        raise ActError(f"You already have an act called “{same.title}”; choose another title.")
+    return Act.objects.create(owner=owner, title=title, description=description.strip())
 
 
 def rename_act(*, act: Act, title: str, description: str | None = None) -> Act:
     if act.is_your_story:
         raise ActError("Your Story keeps its name.")
-    title = clean_text(title, multiline=False).strip()
+    title = clean_text(title, multiline=False).strip()[:200]
     if not title:
         raise ActError("An act needs a title.")
-    act.title = title[:200]
+    if same_title(title, YOUR_STORY_TITLE):
+        raise ActError("Your Story already exists; choose another title.")
+    if (same := _already_named(act.owner, title, besides=act.pk)) is not None:
+        raise ActError(f"You already have an act called “{same.title}”; choose another title.")
+    act.title = title
     if description is not None:
         act.description = clean_text(description).strip()
     act.save(update_fields=["title", "description"])

@@ -783,6 +783,8 @@ def test_acts_are_created_renamed_archived_but_never_your_story(alice):
         lambda: acts.set_act_archived(act=story, archived=True),
         lambda: acts.create_act(owner=alice, title="your story"),
         lambda: acts.create_act(owner=alice, title="  "),
+        lambda: acts.create_act(owner=alice, title="allotment "),  # the name of one already
+        lambda: acts.rename_act(act=acts.create_act(owner=alice, title="Shed"), title="ALLOTMENT"),
     ):
         with pytest.raises(acts.ActError):
             step()

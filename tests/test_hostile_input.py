@@ -269,8 +269,9 @@ def form_posts(household, client):
         ),
         (reverse("conversations:acts"), {"title": FORM_HOSTILE, "description": FORM_HOSTILE}),
         (
+            # Another title than the act just made: two acts of one name are refused.
             reverse("conversations:act-edit", args=[act.pk]),
-            {"title": FORM_HOSTILE, "description": FORM_HOSTILE},
+            {"title": FORM_HOSTILE + " 2", "description": FORM_HOSTILE},
         ),
         (review_url, review),
         (reverse("settings"), {"name": FORM_HOSTILE}),
