@@ -75,6 +75,13 @@ class Transcript:
 # --- reading a file ------------------------------------------------------------------------------
 
 
+# What to do about a file that is not an export.
+_AS_IT_CAME = (
+    "Upload the file as the export gave it: ChatGPT's conversations.json, Claude's "
+    "conversations.json, or a Talking Rock export."
+)
+
+
 def check_size(size: int) -> None:
     """``ImportFormatError`` for a file larger than the upload takes."""
     limit = settings.TALKINGROCK_CONVERSATIONS["max_import_bytes"]
@@ -93,9 +100,18 @@ def load(raw: bytes, *, bounded: bool = True) -> Any:
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise ImportFormatError("The file is not text (UTF-8).") from None
-    except (ValueError, RecursionError) as error:
-        raise ImportFormatError(f"The file is not JSON: {str(error)[:120]}") from None
+        raise ImportFormatError(
+            f"This file is not text, so it is no conversations export. {_AS_IT_CAME}"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise ImportFormatError(
+            "This file could not be read as an export: it breaks off at line "
+            f"{error.lineno:,}, character {error.colno:,}. {_AS_IT_CAME}"
+        ) from None
+    except (ValueError, RecursionError):
+        raise ImportFormatError(
+            f"This file could not be read as an export. {_AS_IT_CAME}"
+        ) from None
 
 
 def read(data: Any) -> tuple[str, list[Transcript]]:
@@ -112,8 +128,8 @@ def read(data: Any) -> tuple[str, list[Transcript]]:
             source, found = "claude", _claude(data)
         else:
             raise ImportFormatError(
-                "This is a list, but not of ChatGPT conversations (each with a 'mapping') nor of "
-                "Claude conversations (each with 'chat_messages')."
+                "This file is a list, but not of ChatGPT's or Claude's conversations: they hold "
+                f"their messages in other fields. {_AS_IT_CAME}"
             )
     else:
         raise ImportFormatError(

@@ -325,8 +325,9 @@ def test_the_upload_takes_an_export_and_shows_how_it_goes(
 @pytest.mark.parametrize(
     "content, said",
     [
-        (b"\xff\xfe not text", "not text"),
-        (b"{ not json", "not JSON"),
+        (b"\xff\xfe not text", "This file is not text"),
+        (b"{ not json", "it breaks off at line 1, character 3"),
+        (json.dumps([{"title": "x"}]).encode(), "This file is a list, but not of ChatGPT"),
         (json.dumps({"hello": "world"}).encode(), "not a conversations export"),
     ],
 )
