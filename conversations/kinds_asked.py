@@ -27,6 +27,11 @@ _WHEN_FIRST = re.compile(r"^\W*(?:(?:um|so|ok|okay|oh|and|remind me|tell me)\W+)
 _SPOKEN_FIRST = frozenset("um umm uh erm er so ok okay oh right well and hey".split())
 
 
+# A pronoun's contraction, which read without its apostrophe can look like an auxiliary: "we're"
+# (not "were"), "she'd".
+_PRONOUN_CONTRACTED = re.compile(r"^(?:i|you|we|they|he|she|it)['’]")
+
+
 def is_question(text: str) -> bool:
     """A question mark, a question word or auxiliary first, or "remind me"; also a question
     word followed by "again" ("gems hen do when n where again")."""
@@ -41,7 +46,7 @@ def is_question(text: str) -> bool:
     first = words[0].replace("'", "").replace("’", "")
     if (
         first in QUESTION_WORDS
-        or first in AUXILIARIES
+        or (first in AUXILIARIES and not _PRONOUN_CONTRACTED.match(words[0]))
         or plain.startswith(("remind me", "tell me"))
         or _ASKS_AFTER.search(plain)
     ):

@@ -217,6 +217,11 @@ def test_a_misspelt_word_still_finds_its_memory(alice, kitchen):
         ("jo says she never got the deposit when did I pay it", True),
         ("I told her when it was", False),
         ("we sorted out what we were doing", False),
+        # a pronoun's contraction is no auxiliary ("we're" is not "were")
+        ("hey so we're finally doing the kitchen remodel, contractor is a guy named dave", False),
+        ("she'd already paid the deposit", False),
+        ("were you at the match", True),
+        ("isn't the bin day thursday", True),
     ],
 )
 def test_a_question_is_told_from_a_statement(text, question):
