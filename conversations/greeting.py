@@ -155,10 +155,15 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
         )
     # A fact written from the same conversation as a dated item, on its day and in its words,
     # says the same thing again ("the plumber Thursday at 9"; not "call the dentist by Monday"
-    # beside "the plumber is coming Monday", said in one breath).
+    # beside "the plumber is coming Monday", said in one breath). So does one beside an item
+    # already settled: done, dismissed or answered ("Dave's sending the quote by friday", once
+    # the quote came), which is not coming up any more.
     said: dict[tuple[int, date], list[frozenset[str]]] = {}
     for line in lines:
         said.setdefault((line.memory_id, line.day), []).append(content_terms(line.words))
+    for settled in _settled_items(owner):
+        if (found := item_day(settled)) is not None:
+            said.setdefault((settled.memory_id, found[0]), []).append(content_terms(settled.text))
     for memory in _dated_memories(owner, today=today, last=last):
         if (found := memory.named_day()) is None:
             continue
@@ -254,6 +259,17 @@ def _dated_items(items) -> list[MemoryItem]:
         items.filter(is_active=True, valid_to=None, memory__archived_at=None)
         .filter(Q(data__has_key="due") | Q(data__has_key="on"))
         .order_by("created_at")[:DATED_READ]
+    )
+
+
+def _settled_items(owner) -> list[MemoryItem]:
+    """The member's dated items done, dismissed or answered (not those replaced: what replaced
+    them is the word on it)."""
+    return list(
+        threads.kept_items(owner)
+        .filter(is_active=False, valid_to=None)
+        .filter(Q(data__has_key="due") | Q(data__has_key="on"))
+        .order_by("-resolved_at")[:DATED_READ]
     )
 
 

@@ -175,6 +175,24 @@ def test_a_fact_from_the_same_conversation_as_a_dated_task_is_not_said_twice(ali
     assert coming(alice) == ["The electrician comes Thursday.", "the plumber Thursday at 9"]
 
 
+def test_a_fact_beside_a_waiting_on_already_answered_is_not_coming_up(alice):
+    memory = talked_about(alice)
+    quote = item(
+        memory, "waiting_on", who="Dave", what="sending the quote by friday", due="2026-11-27"
+    )
+    kept_fact(
+        alice,
+        "Dave said he's sending the quote by friday.",
+        on(date(2026, 11, 27)),
+        derived_from=memory,
+    )
+    assert coming(alice) == ["Dave — sending the quote by friday"]
+
+    threads.resolve(owner=alice, item_id=quote.pk, how="done")
+
+    assert coming(alice) == []
+
+
 def test_two_things_said_in_one_conversation_for_one_day_are_both_coming_up(alice):
     memory = talked_about(alice)
     item(memory, description="call the dentist by monday about maya's filling", due="2026-11-30")
