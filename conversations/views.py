@@ -303,11 +303,7 @@ def acts(request: HttpRequest) -> HttpResponse:
     rows = (
         Act.objects.filter(owner=request.user)
         .annotate(
-            live_count=Count(
-                "memories",
-                filter=Q(memories__archived_at=None, memories__status="confirmed"),
-                distinct=True,
-            ),
+            live_count=act_services.live_count(),
             open_count=Count(
                 "memories__items",
                 filter=Q(

@@ -4,11 +4,25 @@ the acts a member creates, renames and archives. Refusals are ``ActError`` with 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q
 
-from memories.models import Act
+from memories.models import Act, Memory
 from talkingrock.text import clean_text
 
 YOUR_STORY_TITLE = "Your Story"
+
+
+def live_count() -> Count:
+    """An annotation: each act's live memories, as its pages list them. Not a draft waiting for
+    review, not one archived, and not what was said in its conversations (evidence rows live in
+    the act too, for recall: memories/evidence.py). Distinct, so a join beside it (items) does
+    not count a memory twice."""
+    return Count(
+        "memories",
+        filter=Q(memories__archived_at=None, memories__status=Memory.Status.CONFIRMED)
+        & ~Q(memories__kind__in=Memory.EVIDENCE),
+        distinct=True,
+    )
 
 
 class ActError(Exception):

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from conversations import reasoning
 from memories import evidence, insights, services, sharing
 from memories import search as memory_search
-from memories.acts import ensure_your_story
+from memories.acts import ensure_your_story, live_count
 from memories.entities import listed
 from memories.forms import MemoryForm, SearchForm
 from memories.models import Act, Entity, Memory, MemoryItem, MemoryLink
@@ -79,10 +79,7 @@ def _act_context(request: HttpRequest, act: Act, form: MemoryForm) -> dict:
     # One query for the sidebar, with each act's count of live, confirmed memories (a draft
     # waiting for review is not in the act yet).
     acts = Act.objects.filter(owner=request.user, status=Act.Status.ACTIVE).annotate(
-        live_count=Count(
-            "memories",
-            filter=Q(memories__archived_at=None, memories__status=Memory.Status.CONFIRMED),
-        )
+        live_count=live_count()
     )
     open_items = MemoryItem.objects.filter(
         memory__owner=request.user,

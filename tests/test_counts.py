@@ -8,7 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from memories import services
+from conversations import services as conversation_services
+from memories import evidence, services
 from memories.models import Act, Memory, MemoryItem
 
 
@@ -29,6 +30,10 @@ def kitchen(alice, remember):
     services.memory_archive(owner=alice, memory_id=archived.pk)
     draft = remember("Kitchen draft under review", act=act, status=Memory.Status.DRAFT)
     MemoryItem.objects.create(memory=draft, type="task", data={"description": "not yet"})
+    # What was said in a conversation kept in the act: evidence for recall, no memory of it.
+    talk, _ = conversation_services.add_message(owner=alice, content="the worktop is oak")
+    conversation_services.add_message(owner=alice, content="Noted: oak.", role="assistant")
+    evidence.move_to_act(conversation_id=talk.pk, act_id=act.pk)
     return act
 
 
