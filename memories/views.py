@@ -148,8 +148,11 @@ def search(request: HttpRequest) -> HttpResponse:
         "max_search_chars": MAX_SEARCH_CHARS,
         "result": result,
         # Each keyword hit with why it was found, in words; the rank factors go in its details.
+        # What a later one replaced comes after what is current (as recall orders it), and its
+        # card says it was replaced.
         "keyword_hits": [
-            (memory, hit, keyword_because(memory, result.terms)) for memory, hit in result.hits
+            (memory, hit, keyword_because(memory, result.terms))
+            for memory, hit in sorted(result.hits, key=lambda found: found[0].valid_to is not None)
         ]
         if result
         else [],

@@ -144,6 +144,17 @@ def test_search_shows_each_result_with_why_it_ranked(alice_client, note):
     assert "1 memory matching <code>boiler</code>" in html
 
 
+def test_search_lists_the_current_fact_before_the_one_it_replaced(alice_client, remember):
+    current = remember("School pickup moved to 3:30 now")
+    old = remember("School pickup is at 3pm this year, pickup pickup")  # the better keyword match
+    Memory.objects.filter(pk=old.pk).update(valid_to="2026-12-07T10:00:00Z", superseded_by=current)
+
+    html = alice_client.get(reverse("memories:search"), {"q": "pickup"}).content.decode()
+
+    assert html.index("moved to 3:30") < html.index("at 3pm this year")
+    assert html.count("replaced 7 Dec 2026") == 1
+
+
 @pytest.mark.parametrize("memories", [2, 30])
 def test_search_costs_the_same_queries_however_many_results(
     alice_client, remember, django_assert_num_queries, memories
