@@ -157,6 +157,25 @@ def test_the_header_is_one_row_on_a_laptop_and_a_menu_on_a_phone(browser, live_s
     context.close()
 
 
+def test_a_message_of_only_spaces_is_refused_in_words_and_stays_in_the_box(
+    browser, live_server, household
+):
+    context = browser.new_context(base_url=live_server.url, viewport=LAPTOP)
+    page = context.new_page()
+    sign_in(page)
+    box = page.get_by_label("Message")
+    box.fill("     ")
+    page.get_by_role("button", name="Send").click()
+
+    expect(page.locator("form.say .refused")).to_contain_text("empty")
+    assert box.input_value() == "     "
+    box.fill("the hallway is going green")
+    page.get_by_role("button", name="Send").click()
+    expect(page.locator("article.message.user").last).to_contain_text("hallway is going green")
+    expect(page.locator("form.say .refused")).to_be_empty()
+    context.close()
+
+
 def test_the_reply_arrives_by_polling_and_a_reload_shows_it_without_javascript(
     browser, live_server, household, monkeypatch, database_turns
 ):
