@@ -115,6 +115,26 @@ def test_numbers_times_and_amounts_survive(said, kept):
     assert kept in texts, [f.text for f in found.facts]
 
 
+def test_a_greeting_and_so_open_a_decision_and_give_no_reason_for_it():
+    found = extract(
+        "hey so we're finally doing the kitchen remodel, contractor is a guy named dave"
+    )
+
+    [decision] = found.items["decisions"]
+    assert decision["what"] == "finally doing the kitchen remodel" and "why" not in decision
+    assert (
+        extract("we're going with oak so it matches the floor")
+        .items["decisions"][0]["why"]
+        .startswith("it matches")
+    )
+
+
+@pytest.mark.parametrize("said", ["ok thats it for now, i'm done", "lol ok that's all for today"])
+def test_a_sign_off_is_no_fact(said):
+    assert extract("the plumber comes thursday at 9", said).facts[0].text.startswith("The plumber")
+    assert len(extract("the plumber comes thursday at 9", said).facts) == 1
+
+
 def test_we_is_not_the_household_and_only_a_named_person_is_an_item():
     found = extract(
         "we decided to reface the cabinets, dave the contractor came by today",

@@ -103,6 +103,28 @@ def _subject_and_relation(unit: Unit, text: str) -> tuple[str, str]:
     return subject, relation
 
 
+# What a word that says something is, beside the words any sentence has: a thing, a name, a
+# figure, a quality or an action ("ok thats it for now, i'm done" has none).
+_SAYING = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB"})
+
+
+def _says_something(unit: Unit) -> bool:
+    """Whether ``unit`` has a word of its own outside its dates and times: not a sign-off nor a
+    bare "ok cool"."""
+    if not unit.tokens:
+        return False
+    said = unit.tokens[0].doc.text  # the tokens' offsets are into it
+    spans = [(m.start, m.end) for m in dates.find(said, today=_REFERENCE)]
+    return any(
+        t.pos_ in _SAYING
+        and not t.is_stop
+        and len(t.text) > 1
+        and t.lower_ not in phrases.OPENERS
+        and not any(a <= t.idx < b for a, b in spans)
+        for t in unit.tokens
+    )
+
+
 def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = None) -> list[Fact]:
     """The conversation's facts, each once, in the order they were said. (``today`` and
     ``decisions`` are the other stages' context; a fact is the clause itself.)"""
@@ -112,7 +134,7 @@ def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = Non
         if unit.label not in FACT_LABELS or "you" in {t.lower_ for t in unit.tokens}:
             continue
         text = cleaned(unit, reading.household)
-        if len(text.split()) < MIN_WORDS or text.endswith("?"):
+        if len(text.split()) < MIN_WORDS or text.endswith("?") or not _says_something(unit):
             continue
         key = " ".join(text.casefold().split())
         if key in seen:

@@ -44,6 +44,8 @@ def _words(unit: Unit, tokens=None) -> str:
 def _split_reason(unit: Unit) -> tuple[list, list]:
     """(the clause without its "because …" part, that part)."""
     for token in unit.tokens:
+        if _opens_the_clause(unit, token):
+            continue  # "hey so we're doing the kitchen": how it starts, not why
         if token.lower_ in _REASON_MARKS and token.dep_ in ("mark", "cc", "prep", "advmod"):
             head = token.head
             reason = [t for t in unit.tokens if t.i >= token.i and t in head.subtree]
@@ -51,6 +53,13 @@ def _split_reason(unit: Unit) -> tuple[list, list]:
                 keep = [t for t in unit.tokens if t not in reason]
                 return keep, reason[1:]
     return list(unit.tokens), []
+
+
+def _opens_the_clause(unit: Unit, token) -> bool:
+    """Whether ``token`` comes before anything but greetings and openers ("hey so …", "ok so
+    …")."""
+    before = [t for t in unit.tokens if t.i < token.i]
+    return all(t.is_punct or t.pos_ == "INTJ" or t.lower_ in phrases.OPENERS for t in before)
 
 
 def _clip(text: str) -> str:

@@ -14,7 +14,7 @@ SUBJECT_PRONOUNS = frozenset("i we you he she they it this that there".split())
 # Words that open a clause without carrying its content.
 OPENERS = frozenset(
     """so and but also plus oh well anyway right ok okay yes alright then just actually
-    honestly basically like um erm hmm tbh though because please thanks""".split()
+    honestly basically like um erm hmm tbh though because please thanks hey hiya""".split()
 )
 # Frames before an action or a choice, longest first: what remains is the action or the choice.
 FRAMES = tuple(
