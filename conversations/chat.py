@@ -25,7 +25,7 @@ from django.db import transaction
 
 from conversations import answers, kinds_asked, questions, reasoning
 from conversations.models import Conversation, Message
-from conversations.services import append
+from conversations.services import OFFLINE_ENGINE, append
 from memories.consolidation import context as observation_context
 from memories.models import Memory, Recall, RecallHit
 from memories.recall import line_of, recall
@@ -44,9 +44,6 @@ SYSTEM = (
     "never invent a memory. If you need more, search with memory_query (key nouns, not a "
     "question). Reinforce a memory that proved useful; demote one that proved wrong."
 )
-
-
-OFFLINE = "offline"  # the engine of a reply the offline engine wrote
 
 
 def _config(name: str):
@@ -97,7 +94,7 @@ def respond(*, conversation: Conversation, message: Message) -> Message:
     # Only what clears the relevance floor (memories/recall/floor.py): otherwise a member with
     # few memories would be shown whatever happens to rank first.
     hits = found.strong[: _config("context_memories")]  # what the model is shown
-    engine, content, used, explanation = OFFLINE, "", [], ""
+    engine, content, used, explanation = OFFLINE_ENGINE, "", [], ""
     if use_model:
         try:
             content, more = _model_reply(conversation, message, hits, deadline, found.observations)
@@ -144,7 +141,7 @@ def _learn(owner, earlier, meant: str, not_meant: str) -> tuple:
     )
     used = [{"id": learnt["correction_id"], "recall": None, "conversation": None,
              "why": "your correction"}]  # fmt: skip
-    return content, OFFLINE, used, explanation, None
+    return content, OFFLINE_ENGINE, used, explanation, None
 
 
 def _write(conversation, message, content, engine, used, explanation, recall_id) -> Message:
@@ -159,7 +156,7 @@ def _write(conversation, message, content, engine, used, explanation, recall_id)
             role=Message.Role.ASSISTANT,
             content=content,
             reply_to=message,
-            findable=engine != OFFLINE,
+            findable=engine != OFFLINE_ENGINE,
         )
         reply.engine = engine
         reply.memories_used = used

@@ -161,17 +161,26 @@ def coming_up_of(owner, *, now, dated: list[MemoryItem] | None = None) -> list[U
     said: dict[tuple[int, date], list[frozenset[str]]] = {}
     for line in lines:
         said.setdefault((line.memory_id, line.day), []).append(content_terms(line.words))
-    for settled in _settled_items(owner):
-        if (found := item_day(settled)) is not None:
-            said.setdefault((settled.memory_id, found[0]), []).append(content_terms(settled.text))
+    settled: dict[tuple[int, date], list[frozenset[str]]] = {}
+    for item in _settled_items(owner):
+        if (found := item_day(item)) is not None:
+            settled.setdefault((item.memory_id, found[0]), []).append(content_terms(item.text))
     for memory in _dated_memories(owner, today=today, last=last):
         if (found := memory.named_day()) is None:
             continue
         day, at = found
         words = content_terms(memory.content)
-        if _past((day, at, False), now) or any(
-            len(item & words) >= SAME_WORDS * len(item)
-            for item in said.get((memory.derived_from_id, day), [])
+        key = (memory.derived_from_id, day)
+        # Beside something settled, only a fact of the same words, most of its own among them
+        # ("Dave said he's sending the quote by friday"; not "the dentist on the 8th" beside
+        # "call the dentist", done).
+        if (
+            _past((day, at, False), now)
+            or any(len(item & words) >= SAME_WORDS * len(item) for item in said.get(key, []))
+            or any(
+                len(item & words) >= SAME_WORDS * max(len(item), len(words))
+                for item in settled.get(key, [])
+            )
         ):
             continue
         share = memory.share if memory.share_id else None

@@ -171,6 +171,17 @@ def append(
     return message
 
 
+OFFLINE_ENGINE = "offline"  # what wrote a reply the offline engine wrote
+
+
+def findable(message: Message) -> bool:
+    """Whether ``message`` is evidence: all but the offline engine's replies, which only give
+    back what the member said or kept (kept as evidence, asked again, an answer would quote
+    itself quoting them). What a model or an agent wrote, or an import brought, may say
+    something new."""
+    return not (message.role == Message.Role.ASSISTANT and message.engine == OFFLINE_ENGINE)
+
+
 def said_of(message: Message) -> evidence.Said:
     return evidence.Said(
         message_id=message.pk,

@@ -37,7 +37,7 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
 from conversations.models import Classification, Conversation, Message
-from conversations.services import open_conversation, said_of
+from conversations.services import findable, open_conversation, said_of
 from household import backup, backup_checks, restore_shared
 from household.restore_v1 import import_version_1
 from memories import evidence, markdown, porting
@@ -281,7 +281,7 @@ class Restore:
         restored = Message.objects.filter(pk__in=[pk for pk in fresh if pk is not None]).order_by(
             "pk"
         )
-        evidence.record_many(owner=self.owner, said=[said_of(m) for m in restored])
+        evidence.record_many(owner=self.owner, said=[said_of(m) for m in restored if findable(m)])
 
     def narratives(self) -> None:
         """One at a time, in chain order: what a narrative continues exists when it is written."""

@@ -109,20 +109,12 @@ _SAYING = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB"})
 
 
 def _says_something(unit: Unit) -> bool:
-    """Whether ``unit`` has a word of its own outside its dates and times: not a sign-off nor a
-    bare "ok cool"."""
-    if not unit.tokens:
-        return False
-    said = unit.tokens[0].doc.text  # the tokens' offsets are into it
-    spans = [(m.start, m.end) for m in dates.find(said, today=_REFERENCE)]
+    """Whether ``unit`` has a word of its own, or a day, a time or an amount: not a sign-off
+    ("ok thats it for now, i'm done"), while a terse new value ("mon 4 may", "6.30 now") is."""
     return any(
-        t.pos_ in _SAYING
-        and not t.is_stop
-        and len(t.text) > 1
-        and t.lower_ not in phrases.OPENERS
-        and not any(a <= t.idx < b for a, b in spans)
+        t.pos_ in _SAYING and not t.is_stop and len(t.text) > 1 and t.lower_ not in phrases.OPENERS
         for t in unit.tokens
-    )
+    ) or bool(dates.find(unit.text, today=_REFERENCE) or amounts.find(unit.text))
 
 
 def facts(reading: Reading, today: date, decisions: dict[int, dict] | None = None) -> list[Fact]:
