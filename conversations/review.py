@@ -100,17 +100,10 @@ def act_named(*, owner, name: str) -> Act:
     title = " ".join(clean_text(name, multiline=False).split())
     if title.casefold() == acts.YOUR_STORY_TITLE.casefold():
         return acts.ensure_your_story(owner=owner)
-    same = [
-        act
-        for act in Act.objects.filter(owner=owner, is_your_story=False).order_by(
-            "status", "created_at", "pk"
-        )
-        if acts.same_title(act.title, title)
-    ]
-    if same:
-        if same[0].status == Act.Status.ARCHIVED:
-            acts.set_act_archived(act=same[0], archived=False)
-        return same[0]
+    if (same := acts.act_of_title(owner, title)) is not None:
+        if same.status == Act.Status.ARCHIVED:
+            acts.set_act_archived(act=same, archived=False)
+        return same
     try:
         return acts.create_act(owner=owner, title=title)
     except acts.ActError as error:

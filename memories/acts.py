@@ -65,12 +65,15 @@ def same_title(one: str, other: str) -> bool:
     return " ".join(one.split()).casefold() == " ".join(other.split()).casefold()
 
 
-def _already_named(owner, title: str, *, besides: int | None = None) -> Act | None:
-    """The member's other act of that name (a member has a handful of acts)."""
+def act_of_title(owner, title: str, *, besides: int | None = None) -> Act | None:
+    """The member's act of that name, an active one before an archived one (a member has a
+    handful of acts)."""
     return next(
         (
             act
-            for act in Act.objects.filter(owner=owner, is_your_story=False).exclude(pk=besides)
+            for act in Act.objects.filter(owner=owner, is_your_story=False)
+            .exclude(pk=besides)
+            .order_by("status", "created_at", "pk")
             if same_title(act.title, title)
         ),
         None,
@@ -84,7 +87,7 @@ def create_act(*, owner, title: str, description: str = "") -> Act:
         raise ActError("An act needs a title.")
     if same_title(title, YOUR_STORY_TITLE):
         raise ActError("Your Story already exists; choose another title.")
-    if (same := _already_named(owner, title)) is not None:
+    if (same := act_of_title(owner, title)) is not None:
         raise ActError(f"You already have an act called “{same.title}”; choose another title.")
     return Act.objects.create(owner=owner, title=title, description=description.strip())
 
@@ -97,7 +100,7 @@ def rename_act(*, act: Act, title: str, description: str | None = None) -> Act:
         raise ActError("An act needs a title.")
     if same_title(title, YOUR_STORY_TITLE):
         raise ActError("Your Story already exists; choose another title.")
-    if (same := _already_named(act.owner, title, besides=act.pk)) is not None:
+    if (same := act_of_title(act.owner, title, besides=act.pk)) is not None:
         raise ActError(f"You already have an act called “{same.title}”; choose another title.")
     act.title = title
     if description is not None:
